@@ -1,0 +1,1 @@
+"""boardref device package."""

@@ -1,0 +1,1 @@
+"""boardref vision package."""

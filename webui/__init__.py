@@ -1,0 +1,1 @@
+"""boardref webui package."""
