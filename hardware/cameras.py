@@ -385,7 +385,7 @@ class FolderSource(CameraSource):
                 if fps is None:
                     fps = self._video.get(cv2.CAP_PROP_FPS) or None
         else:
-            raise CameraError(f"file:{self.path}: no such file or folder")
+            raise CameraError(f"{self.path}: no such file or folder")
         self.fps = float(fps) if fps and fps > 0 else 10.0
 
     def _open_video(self) -> cv2.VideoCapture:
@@ -553,18 +553,22 @@ class RetryingSource(CameraSource):
             self._wake.wait(wait if wait > 0 else 0.01)
 
     def status(self) -> dict[str, Any]:
-        with self._lock:
-            away = self._source is None or self._last_error is not None
-            retry_in = max(0.0, self._next_attempt - time.monotonic()) if away else None
-            return {
-                "ok": not self._closed and self._source is not None and self._last_error is None,
-                "source": self.name,
-                "error": "closed" if self._closed else self._last_error,
-                "frames": self._count,
-                "failures": self._failures,
-                "attempts": self._attempts,
-                "retry_in": None if self._closed else retry_in,
-            }
+        """{"ok", "source", "error", "frames", "failures", "attempts", "retry_in"}.
+
+        Lock-free, so a web request never waits for a camera that is slowly (re)opening.
+        """
+        source, error, closed = self._source, self._last_error, self._closed
+        away = source is None or error is not None
+        retry_in = max(0.0, self._next_attempt - time.monotonic()) if away else None
+        return {
+            "ok": not closed and not away,
+            "source": self.name,
+            "error": "closed" if closed else error,
+            "frames": self._count,
+            "failures": self._failures,
+            "attempts": self._attempts,
+            "retry_in": None if closed else retry_in,
+        }
 
     def close(self) -> None:
         self._closed = True
