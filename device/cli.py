@@ -68,6 +68,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 2
 
 
+def cmd_roll(args: argparse.Namespace) -> int:
+    """A fair die from the operating system's randomness, exactly as the button rolls it."""
+    from hardware.dice_rng import roll_die
+
+    value = roll_die()
+    print(json.dumps({"value": value}) if args.json else value)
+    return 0
+
+
 def not_yet(args: argparse.Namespace) -> int:
     print(f"boardref {args.command}: {NOT_YET}", file=sys.stderr)
     return 2
@@ -91,10 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.set_defaults(func=cmd_bench)
 
+    roll = sub.add_parser("roll", help="roll the die as the button would")
+    roll.add_argument("--json", action="store_true", help='print {"value": N}')
+    roll.set_defaults(func=cmd_roll)
+
     for name, text in (
         ("demo", "whole pipeline on the simulated table, web page up"),
         ("serve", "the appliance: camera, GPIO, web page"),
-        ("roll", "roll the die as the button would"),
         ("print-board", "printable board with corner markers"),
         ("vision", "read dice or a whole board from photos"),
     ):
