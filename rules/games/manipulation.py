@@ -366,6 +366,8 @@ SIDE = 12  # lane spaces from one Starting Position to the next
 BEAST_AT = 6  # lane spaces from a Starting Position to the Beast
 HOLD = -1  # a token in its Holding Position (tokens there are interchangeable)
 
+_TABLES: dict[tuple, tuple] = {}  # movement tables by (seat of each colour, home_entry)
+
 # Relations between colours (rel[c][o]): how a token of colour c treats a token of colour o.
 OWN, ALLY, PARTNER, OPPONENT = 0, 1, 2, 3
 
@@ -574,11 +576,15 @@ class Manipulation(Game):
                 neighbours[ia].append(ib)
                 neighbours[ib].append(ia)
         self._neighbours = neighbours
-        self._walks = self._diamond_walks()
-        self._step_cache: dict[tuple, Step] = {}
-        self._routes: list[list[int]] = []
-        self._pos: list[dict[int, int]] = []
-        self._tables = [self._table(c) for c in range(4)]
+        key = (self.seat_of, self.options["home_entry"])
+        if key not in _TABLES:  # immutable, so shared by every game with the same seats
+            self._walks = self._diamond_walks()
+            self._step_cache: dict[tuple, Step] = {}
+            self._routes: list[list[int]] = []
+            self._pos: list[dict[int, int]] = []
+            tables = [self._table(c) for c in range(4)]
+            _TABLES[key] = (tables, self._routes, self._pos)
+        self._tables, self._routes, self._pos = _TABLES[key]
         self._rolls = [
             [Roll(s, self.colours[s], v) for v in range(1, 7)] for s in range(self.players)
         ]
