@@ -466,6 +466,15 @@ def test_setback_only_as_last_resort_MANIP_5_2():
     assert steps(anytime, choice) == {("o20", "o23"), ("o02", "o05")}
 
 
+def test_bringing_out_onto_a_partner_is_a_setback_MANIP_5_2():
+    game = make(4, play="partners")
+    state = position(game, {"green": ["o01", "o25"]}, dice=1)  # red's only move
+    verdict = game.explain(state, step(game, state, "red-hold1", "o01"))
+    assert [(e.kind, e.clause) for e in verdict.effects if e.kind == "capture"] == [
+        ("capture", "MANIP-5.2")
+    ]
+
+
 def test_no_setback_when_playing_separately_MANIP_5_1():
     game = make()
     state = position(game, {"red": ["o02", "o20"], "green": ["o05", "o25"]}, dice=3)
@@ -869,7 +878,7 @@ def test_describe_lists_clauses_and_options():
 MODES = [(4, {}), (4, {"play": "partners"}), (2, {}), (4, {"home_entry": "any-space"})]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(MODES))
 def test_random_games_keep_the_invariants(seed, mode):
     players, options = mode

@@ -997,11 +997,10 @@ class Manipulation(Game):
             if frm not in self._home_set[c] and frm != self._entry[c]:
                 clauses.append("MANIP-8.2")
         if victim >= 0:
-            key = "MANIP-5.2" if setback else "MANIP-5.1"
-            if route == "bring":
-                key = "MANIP-3.2"
-            elif route == "attack-back":
-                key = "MANIP-8.5"
+            if setback:
+                key = "MANIP-5.2"
+            else:
+                key = {"bring": "MANIP-3.2", "attack-back": "MANIP-8.5"}.get(route, "MANIP-5.1")
             clauses.append(key)
             clauses.append("MANIP-I.2")
             word = "set back" if setback else "attacked"
