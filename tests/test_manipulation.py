@@ -919,3 +919,15 @@ def test_random_games_keep_the_invariants(seed, mode):
                         seat = game.seat_of[COLOURS.index(colour)]
                         assert seat in captured
         state = game.apply(state, chooser.choose(moves))
+
+
+def test_docs_list_every_interpretation_and_option():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "games" / "manipulation.md").read_text()
+    game = make()
+    for clause in game.clauses:
+        if clause.interpretation:
+            assert f"| {clause.id} |" in text, clause.id
+    for option in game.option_specs:
+        assert f"`{option.name}`" in text, option.name

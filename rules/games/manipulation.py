@@ -221,6 +221,7 @@ CLAUSES = (
         "A token that ends its move on The World goes at once to its own Home Refuge "
         "Entrance (attacking an opponent there; not possible while its own colour holds it).",
         "The World symbol",
+        interpretation=True,
     ),
     Clause(
         "MANIP-8.1",
