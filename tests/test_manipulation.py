@@ -628,6 +628,19 @@ def test_the_world_is_a_portal_home_MANIP_7_5():
     assert {e.kind for e in effects} == {"portal", "capture"}
 
 
+def test_token_left_on_the_world_is_a_reminder_not_a_ruling_MANIP_7_5():
+    game = make()
+    beside = sorted(link_graph(game.board)["world"])[0]
+    state = position(game, {"red": [beside]}, dice=1)
+    inference = game.infer(state, _edit(game, state, beside, "world"))
+    assert inference.kind == "unclear"
+    assert "red-entry" in inference.reason and "MANIP-7.5" in inference.reason
+    # not a legal World landing (roll 2): the usual ruling
+    two = position(game, {"red": [beside]}, dice=2)
+    inference = game.infer(two, _edit(game, two, beside, "world"))
+    assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-7.5"]
+
+
 # --- home (MANIP-8.x) ---------------------------------------------------------------------------
 
 

@@ -1252,9 +1252,21 @@ class Manipulation(Game):
 
     # Inference: a tournament player moves two colours ------------------------------------------
     def _illegal_attempt(self, state: Any, expected: tuple, seen: tuple) -> Inference:
+        groups = self.groups()
+        for c in self.colours_of[state.actor]:
+            lost, gained = _moves_of(expected, seen, COLOURS[c], groups)
+            if gained == ["world"] and len(lost) == 1:
+                for option in self._options(state):
+                    step = option[0]
+                    if step.route == "world" and step.frm == lost[0] and option[1] == c:
+                        return Inference(
+                            "unclear",
+                            reason=f"the {COLOURS[c]} token on The World goes on at once to "
+                            f"{step.to} (MANIP-7.5)",
+                            spaces=("world", step.to),
+                        )
         if len(self.colours_of[state.actor]) == 1:
             return super()._illegal_attempt(state, expected, seen)
-        groups = self.groups()
         for c in self.colours_of[state.actor]:
             lost, gained = _moves_of(expected, seen, COLOURS[c], groups)
             if len(lost) == 1 and len(gained) == 1:
