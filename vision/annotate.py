@@ -51,14 +51,38 @@ def annotate(image: np.ndarray, board: Board, obs: Any, dice: Sequence[Any] = ()
                 r, g, b = PALETTE[colour].rgb if colour in PALETTE else (255, 255, 255)
                 cv2.circle(out, centre, scale + 2, (b, g, r), 2, cv2.LINE_AA)
                 letter = PALETTE[colour].letter if colour in PALETTE else "?"
-                cv2.putText(out, letter, (centre[0] - 4, centre[1] + 4),
-                            cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+                cv2.putText(
+                    out,
+                    letter,
+                    (centre[0] - 4, centre[1] + 4),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    0.4,
+                    (255, 255, 255),
+                    1,
+                    cv2.LINE_AA,
+                )
     for die in dice:
         x, y, w, hh = int(die.x), int(die.y), int(die.w), int(die.h)
         cv2.rectangle(out, (x, y), (x + w, y + hh), (0, 255, 0), 2)
-        cv2.putText(out, str(die.value), (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
-                    (0, 255, 0), 2, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            str(die.value),
+            (x, max(12, y - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.7,
+            (0, 255, 0),
+            2,
+            cv2.LINE_AA,
+        )
     if getattr(obs, "hand", False):
-        cv2.putText(out, "hand over the board", (12, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.8,
-                    (0, 165, 255), 2, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            "hand over the board",
+            (12, 28),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.8,
+            (0, 165, 255),
+            2,
+            cv2.LINE_AA,
+        )
     return out

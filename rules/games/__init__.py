@@ -1,4 +1,3 @@
 """One module per game, each registering itself with `rules.registry` on import."""
 
-from . import aggravation  # noqa: F401
-from .manipulation import Manipulation  # noqa: F401
+from . import aggravation, manipulation  # noqa: F401
