@@ -855,8 +855,13 @@ class TheRightMoves(Game):
                     "TRM-1.4",
                     f"a piece that is not promoted moves one space; {frm} to {to} is {k + 1}",
                 )
-            if any((own | opp) & bits[b] for b in between):
-                blocked = next(self._ids[b] for b in between if (own | opp) & bits[b])
+            blockers = [b for b in between if (own | opp) & bits[b]]
+            if blockers == [between[-1]] and opp & bits[between[-1]]:
+                return self._against(
+                    "TRM-3.4", f"{frm} to {to} would skip and then jump: a move is one or the other"
+                )
+            if blockers:
+                blocked = self._ids[blockers[0]]
                 return self._against(
                     "TRM-3.3", f"the skip from {frm} to {to} is blocked on {blocked}"
                 )
