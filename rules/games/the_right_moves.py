@@ -473,7 +473,39 @@ class TheRightMoves(Game):
             tuple(sorted(index[s] for s in blue)),
         )
         self._steps: dict[tuple[int, int, int, str], Step] = {}
-        self._last: tuple[Any, frozenset] | None = None
+        self._last: tuple[Any, tuple] | None = None
+        ring, bits = self._ring, self._bits
+        # per person and space: steps of a piece that is not promoted (around, inward, and
+        # outward from the second circle), and a promoted piece's rays as (space, bit, move)
+        self._plain_steps = tuple(
+            tuple(
+                tuple(
+                    (bits[t], self._step(p, s, t, ""))
+                    for t in self._neighbours[s]
+                    if ring[t] <= ring[s] or ring[s] == 1
+                )
+                for s in range(n)
+            )
+            for p in range(self.players)
+        )
+        self._crowned_rays = tuple(
+            tuple(
+                tuple(
+                    tuple(
+                        (t, bits[t], self._step(p, s, t, "skip" if k else ""))
+                        for k, t in enumerate(ray)
+                        if t != s
+                    )
+                    for _d, ray in self._rays[s]
+                )
+                for s in range(n)
+            )
+            for p in range(self.players)
+        )
+        self._jump_pairs = tuple(
+            tuple((bits[ray[0]], bits[ray[1]]) for _d, ray in self._rays[s] if len(ray) > 1)
+            for s in range(n)
+        )
 
     def _step(self, person: int, frm: int, to: int, route: str) -> Step:
         key = (person, frm, to, route)
@@ -512,34 +544,39 @@ class TheRightMoves(Game):
         side = person % 2
         own, opp = self._masks(state, side)
         occupied = own | opp
-        bits, ring, rays = self._bits, self._ring, self._rays
+        bits = self._bits
         promoted = state.promoted
+        plain_steps = self._plain_steps[person]
+        crowned_rays = self._crowned_rays[person]
+        jump_pairs = self._jump_pairs
         steps: list[Move] = []
         jumps: list[Move] = []
         maximal: list[Move] = []
         for s in state.pieces[side]:
             crowned = s in promoted
-            free = crowned or ring[s] == 1
-            # steps and skips
-            dests: dict[int, str] = {}
-            for _d, ray in rays[s]:
-                t = ray[0]
-                if occupied & bits[t]:
-                    continue
-                if not free and ring[t] > ring[s]:
-                    continue
-                dests.setdefault(t, "")
-                if crowned:
-                    for t in ray[1:]:
-                        if occupied & bits[t] or t == s:
+            if crowned:
+                dests: dict[int, Move] = {}
+                for ray in crowned_rays[s]:
+                    t, bit, move = ray[0]
+                    if occupied & bit:
+                        continue
+                    dests[t] = move
+                    for t, bit, move in ray[1:]:
+                        if occupied & bit:
                             break
-                        if t not in dests:
-                            dests[t] = "skip"
-            for t, route in dests.items():
-                steps.append(self._step(person, s, t, route))
+                        dests.setdefault(t, move)
+                steps.extend(dests.values())
+            else:
+                for bit, move in plain_steps[s]:
+                    if not occupied & bit:
+                        steps.append(move)
             if first and steps:
                 return steps
-            self._jumps(person, s, crowned, free, occupied & ~bits[s], opp, jumps, maximal)
+            for over, land in jump_pairs[s]:
+                if opp & over and not occupied & land:
+                    free = crowned or self._ring[s] == 1
+                    self._jumps(person, s, crowned, free, occupied & ~bits[s], opp, jumps, maximal)
+                    break
             if first and jumps:
                 return jumps
         if self.options["must_jump"] and jumps:
