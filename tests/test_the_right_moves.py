@@ -661,10 +661,10 @@ def _check_transition(game, state, move, after):
     assert promoted_after <= own_after | opp_after
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([2, 4]), st.booleans(), st.booleans())
-def test_random_games_keep_the_invariants(seed, players, must_jump, centre_paths):
-    game = make(players, must_jump=must_jump, centre_paths=centre_paths)
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([2, 4]), st.booleans(), st.booleans(), st.booleans())
+def test_random_games_keep_the_invariants(seed, players, must_jump, centre_paths, stop):
+    game = make(players, must_jump=must_jump, centre_paths=centre_paths, promotion_ends_move=stop)
     rng = random.Random(seed)
     state = game.initial_state()
     for _ in range(120):

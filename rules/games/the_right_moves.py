@@ -927,12 +927,21 @@ class TheRightMoves(Game):
 
     # Inference ------------------------------------------------------------------------------
     def infer(self, state: RightMovesState, placement: Placement) -> Inference:
-        """As the base class, plus: jump routes that give one placement but different states
-        are reported as unclear; jumped pieces left on (or extra pieces taken off) the board
-        are named with the jumping clause."""
+        """As the base class, plus jumped pieces left on (or extra pieces taken off) the board,
+        named with the jumping clause.
+
+        When several jump routes give the placement seen, the base class returns the first;
+        every such route gives the same state. Pieces and captures are read off the
+        placement, and so is promotion: a route visits the inner circle exactly when it ends
+        there or jumps an inner piece. Jumping an inner piece means starting or landing on an
+        inner space (its ring neighbours, the space across the centre, or the spoke space
+        reached only by crossing the centre). A piece landing on an inner space stops
+        (TRM-I.2, or its spoke ends there without centre paths) or goes straight on
+        (TRM-3.5): over the next inner space, unless it arrived by jumping one.
+        The property tests check this for every option."""
         result = super().infer(state, placement)
         if result.kind == "legal":
-            return self._unique(state, placement, result)
+            return result
         if state.phase != "move" or not isinstance(placement, Mapping):
             return result
         if any(c == UNKNOWN for c in placement.values()) or any(
@@ -978,26 +987,6 @@ class TheRightMoves(Game):
                     "illegal", best, verdict, verdict.reason, tuple([frm, to] + left + extra)
                 )
         return result
-
-    def _unique(self, state: RightMovesState, placement: Placement, result: Inference) -> Inference:
-        """The legal inference, or unclear when other matching routes end in another state."""
-        if self.options["promotion_ends_move"]:
-            return result  # the placement then fixes the state: see TRM-I.2 and the tests
-        after = self.apply(state, result.move)
-        seen = dict(placement)
-        others = []
-        for move in self.legal_moves(state):
-            if isinstance(move, Jump) and move != result.move:
-                other = self.apply(state, move)
-                if self.placement(other) == seen and other != after:
-                    others.append(move)
-        if not others:
-            return result
-        reason = (
-            f"{result.move} and {others[0]} give this placement but differ in promotion; "
-            "enter the move by hand"
-        )
-        return Inference("unclear", None, None, reason, (result.move.path[-1],))
 
     def groups(self) -> tuple[tuple[str, ...], ...]:
         return ()
