@@ -101,8 +101,8 @@ CLAUSES = (
     Clause(
         "TRM-1.2",
         "Around or inward",
-        "A piece that is not promoted moves either way around its circle or toward the "
-        "inner circle, never away from the centre.",
+        "A piece that is not promoted steps or jumps either way around its circle or toward "
+        "the inner circle, never away from the centre.",
         "1. Basic movement b",
     ),
     Clause(
@@ -182,6 +182,7 @@ CLAUSES = (
         "Four people play as two teams of two, partners sitting opposite; turns go "
         "clockwise, so red and blue players alternate.",
         "Four player game a",
+        interpretation=True,
     ),
     Clause(
         "TRM-4.2",
