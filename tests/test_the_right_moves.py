@@ -188,6 +188,15 @@ def test_trm_0_4_camera_sees_blue_move_on_reds_turn():
     assert result.kind == "illegal" and cited(result.verdict) == {"TRM-0.4"}
 
 
+def test_trm_0_4_camera_sees_blue_jump_a_red_piece_on_reds_turn():
+    game = make()
+    state = position(game, ("c9",) + RED_FAR, ("c10",) + BLUE_FAR)
+    seen = moved(game.placement(state), "c10", "c8", remove=("c9",))
+    result = game.infer(state, seen)
+    assert result.kind == "illegal" and cited(result.verdict) == {"TRM-0.4"}
+    assert set(result.spaces) == {"c10", "c8"}
+
+
 def test_trm_0_5_two_pieces_moving_is_not_one_turn():
     game = make()
     state = game.initial_state()

@@ -958,6 +958,10 @@ class TheRightMoves(Game):
             s for s, c in expected.items() if c == other and placement.get(s) != other
         )
         appeared = [s for s, c in placement.items() if c == other and expected.get(s) != other]
+        other_lost = [s for s, c in expected.items() if c == other and placement.get(s) != other]
+        if len(appeared) == 1 and len(other_lost) == 1 and not gained:
+            verdict = self._against("TRM-0.4", f"a {other} piece moved, but it is {mover}'s turn")
+            return Inference("illegal", None, verdict, verdict.reason, (other_lost[0], appeared[0]))
         if appeared:
             return result
         if not lost and not gained and vanished:
