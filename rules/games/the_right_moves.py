@@ -991,7 +991,48 @@ class TheRightMoves(Game):
                 return Inference(
                     "illegal", best, verdict, verdict.reason, tuple([frm, to] + left + extra)
                 )
+            attempt = self._jump_shape(state, frm, to, vanished) if vanished else None
+            if attempt is not None:
+                verdict = self._explain_jump(state, attempt)
+                return Inference(
+                    "illegal", attempt, verdict, verdict.reason, tuple([frm, to] + vanished)
+                )
         return result
+
+    def _jump_shape(
+        self, state: RightMovesState, frm: str, to: str, taken: list[str]
+    ) -> Jump | None:
+        """A chain of straight jumps from `frm` to `to` over exactly the pieces `taken`,
+        ignoring every other rule: the attempt the players made, to explain what broke."""
+        index, ids, bits = self.board.index, self._ids, self._bits
+        side = state.to_move % 2
+        own, opp = self._masks(state, side)
+        start, goal = index[frm], index[to]
+        targets = 0
+        for c in taken:
+            targets |= bits[index[c]]
+        found: list[Jump] = []
+
+        def search(pos: int, occ: int, left: int, path: tuple, hops: tuple) -> None:
+            if found:
+                return
+            if not left and pos == goal and hops:
+                found.append(Jump(state.to_move, self.colours[state.to_move], path, hops))
+                return
+            for _d, ray in self._rays[pos]:
+                if len(ray) > 1 and left & bits[ray[0]] and not occ & bits[ray[1]]:
+                    over, land = ray[0], ray[1]
+                    search(
+                        land,
+                        occ & ~bits[over],
+                        left & ~bits[over],
+                        path + (ids[land],),
+                        hops + (ids[over],),
+                    )
+
+        if targets & opp == targets:
+            search(start, (own | opp) & ~bits[start], targets, (frm,), ())
+        return found[0] if found else None
 
     def groups(self) -> tuple[tuple[str, ...], ...]:
         return ()
