@@ -474,7 +474,8 @@ class TheRightMoves(Game):
             tuple(sorted(index[s] for s in blue)),
         )
         self._steps: dict[tuple[int, int, int, str], Step] = {}
-        self._last: tuple[Any, tuple] | None = None
+        # the last position asked about: (state, its legal moves, their ids)
+        self._last: tuple[Any, tuple, frozenset] | None = None
         ring, bits = self._ring, self._bits
         # per person and space: steps of a piece that is not promoted (around, inward, and
         # outward from the second circle), and a promoted piece's rays as (space, bit, move)
@@ -528,8 +529,18 @@ class TheRightMoves(Game):
         if last is not None and last[0] == state:
             return list(last[1])
         moves = self._generate(state, state.to_move)
-        self._last = (state, tuple(moves))
+        self._last = (state, tuple(moves), frozenset(map(id, moves)))
         return moves
+
+    def _is_legal(self, state: RightMovesState, move: Move) -> bool:
+        """Legal in `state`; a move object handed out by legal_moves is found by identity."""
+        if state.phase != "move":
+            return False
+        last = self._last
+        if last is None or not (last[0] is state or last[0] == state):
+            self.legal_moves(state)
+            last = self._last
+        return id(move) in last[2] or move in last[1]
 
     def _masks(self, state: RightMovesState, side: int) -> tuple[int, int]:
         bits = self._bits
@@ -645,7 +656,7 @@ class TheRightMoves(Game):
         return bool(self._generate(state, person, first=True))
 
     def apply(self, state: RightMovesState, move: Move) -> RightMovesState:
-        if state.phase != "move" or move not in self.legal_moves(state):
+        if not self._is_legal(state, move):
             self.check(state, move)  # raises IllegalMoveError naming the clause
             raise AssertionError(f"{move} passed the legality check")
         side = state.to_move % 2
