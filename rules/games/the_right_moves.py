@@ -171,8 +171,8 @@ CLAUSES = (
         "TRM-3.5",
         "No turning in the inner circle",
         "There is no space at the centre, so a move crossing the middle goes straight on; "
-        "a piece that lands on an inner space during a series of jumps must carry on in the "
-        "same direction.",
+        "a piece that lands on an inner space during a series of jumps may go on jumping "
+        "only in the same direction.",
         "3. Promotion, note",
         interpretation=True,
     ),
@@ -921,9 +921,10 @@ class TheRightMoves(Game):
         return self._against("TRM-1.1", f"no path or series of jumps leads from {frm} to {to}")
 
     def outcome(self, state: RightMovesState) -> Outcome | None:
-        if state.phase != "over":
+        decided = self._decided(state) if state.phase == "over" else None
+        if decided is None:
             return None
-        winner, key = self._decided(state)
+        winner, key = decided
         return Outcome(self.team(winner), self.clause(key), self._win_text(winner))
 
     # What the camera should see ---------------------------------------------------------------
