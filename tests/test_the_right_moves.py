@@ -79,7 +79,7 @@ def test_trm_0_1_board_has_60_spaces_on_four_circles_of_4_8_16_32():
         kinds[s.kind] = kinds.get(s.kind, 0) + 1
     assert kinds == {"inner": 4, "second": 8, "third": 16, "outer": 32}
     # each circle is a real circle around the board centre, circles nested by kind
-    cx, cy = board.width / 2, board.height / 2
+    cx = cy = board.width / 2  # the circles fill the top square of the board
     radii = {}
     for s in board.spaces:
         radii.setdefault(s.kind, set()).add(round(math.hypot(s.x - cx, s.y - cy), 6))
@@ -107,7 +107,7 @@ def test_trm_0_1_paths_around_each_circle_and_spokes_and_centre_crossing():
 
 def test_trm_0_1_linked_spaces_line_up_and_do_not_overlap():
     board = make().board
-    cx, cy = board.width / 2, board.height / 2
+    cx = cy = board.width / 2  # the circles fill the top square of the board
     for a, b in board.links:
         sa, sb = board.space(a), board.space(b)
         assert math.hypot(sa.x - sb.x, sa.y - sb.y) > 2 * board.token_radius
@@ -130,6 +130,15 @@ def test_trm_0_1_board_is_printable_markers_and_corner_clearance():
         assert 0 < s.x < board.width and 0 < s.y < board.height
         assert min(math.hypot(s.x - x, s.y - y) for x, y in corners) >= 40
     assert json.loads(json.dumps(board.to_json()))["marker_ids"] == [16, 17, 18, 19]
+    # the strip for jumped pieces lies on the board, clear of the markers and of every space
+    (strip,) = board.regions
+    assert strip.name == "captured"
+    assert 0 <= strip.x and strip.x + strip.w <= board.width and strip.y + strip.h <= board.height
+    for square in board.marker_squares().values():
+        (x0, y0), _, (x1, y1), _ = square
+        assert x1 <= strip.x or x0 >= strip.x + strip.w or y1 <= strip.y or y0 >= strip.y + strip.h
+    for s in board.spaces:
+        assert s.y + board.token_radius < strip.y
 
 
 def test_trm_0_2_setup_18_each_red_lower_half_blue_upper_half_inner_circles_empty():
@@ -138,7 +147,7 @@ def test_trm_0_2_setup_18_each_red_lower_half_blue_upper_half_inner_circles_empt
     red = [s for s, c in seen.items() if c == "red"]
     blue = [s for s, c in seen.items() if c == "blue"]
     assert len(red) == len(blue) == 18
-    mid = game.board.height / 2
+    mid = game.board.width / 2  # centre of the circles (top square of the board)
     assert all(game.board.space(s).y > mid for s in red)
     assert all(game.board.space(s).y < mid for s in blue)
     assert not any(game.board.space(s).kind in ("inner", "second") for s in seen)

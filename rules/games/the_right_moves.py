@@ -27,8 +27,10 @@ published, so the whole board is our interpretation, clause TRM-0.1):
   the horizontal line (d9, d25) and the third-circle spaces c5, c13 stay empty, as do the two
   inner circles. Setup spaces carry their side as `owner` so the printed board can tint them.
 
-Positions are in millimetres on a 360 mm square board, centre (180, 180); circle radii 32, 70,
-110 and 150 mm. The nearest space is about 104 mm from a board corner (ArUco markers 16-19).
+Positions are in millimetres. The board is 360 mm wide and 410 mm tall: the play area is the
+top 360 mm square, centre (180, 180), circle radii 32, 70, 110 and 150 mm; a "captured" strip
+between the bottom corner markers holds jumped pieces, off the spaces. The nearest space is
+about 104 mm from a board corner (ArUco markers 16-19).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..clauses import Clause, Effect, Inference, Outcome, Verdict
 from ..game import Game, Placement
-from ..geometry import Board, Space
+from ..geometry import Board, Region, Space
 from ..moves import Move, Step, move_kind
 from ..options import Option
 from ..palette import UNKNOWN
@@ -280,7 +282,8 @@ RING_LETTERS = "abcd"
 RING_KINDS = ("inner", "second", "third", "outer")
 RING_RADII = (32.0, 70.0, 110.0, 150.0)
 PIECES = 18
-SIZE = 360.0
+SIZE = 360.0  # the square play area
+HEIGHT = 410.0  # with a strip along the bottom edge for jumped pieces
 
 
 def space_id(ring: int, j: int) -> str:
@@ -318,10 +321,12 @@ def build_board(centre_paths: bool = True) -> Board:
         links += [(space_id(ring, j), space_id(ring + 1, 2 * j)) for j in range(RING_SIZES[ring])]
     if centre_paths:
         links += [(space_id(0, 0), space_id(0, 2)), (space_id(0, 1), space_id(0, 3))]
+    captured = Region("captured", 44.0, SIZE + 6.0, SIZE - 88.0, HEIGHT - SIZE - 12.0)
     return Board(
         name="the-right-moves" + ("" if centre_paths else "-no-centre"),
         width=SIZE,
-        height=SIZE,
+        height=HEIGHT,
+        regions=(captured,),
         spaces=tuple(spaces),
         links=tuple(links),
         hole_radius=7.0,
