@@ -551,6 +551,8 @@ def test_trm_i_2_promotion_ends_a_jump_series_unless_the_option_is_off():
     assert longer in game.legal_moves(state)
     after = game.apply(state, longer)
     assert ids_of(game, after.promoted) == {"c9"}  # promoted on a3 on the way
+    (promote,) = [e for e in game.explain(state, longer).effects if e.kind == "promote"]
+    assert promote.clause == "TRM-3.1" and promote.space == "c9" and "a3" in promote.text
     result = game.infer(state, game.placement(after))
     assert result.kind == "legal" and game.apply(state, result.move) == after
 

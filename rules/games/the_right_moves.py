@@ -769,23 +769,18 @@ class TheRightMoves(Game):
                 clauses.append("TRM-2.3")
             other = SIDE_COLOURS[1 - side]
             for c in move.captured:
-                effects.append(
-                    Effect("capture", "TRM-2.1", f"{other} piece on {c} jumped and removed", c)
-                )
+                text = f"{other} piece on {c} jumped and removed"
+                effects.append(Effect("capture", "TRM-2.1", text, c, self.team(1 - side)[0]))
             reason = f"{colour} jumps from {move.path[0]} to {move.path[-1]}, taking " + (
                 ", ".join(move.captured)
             )
-        if not crowned and any(self._ring[v] == 0 for v in visited):
+        reached = [v for v in visited if self._ring[v] == 0]
+        if not crowned and reached:
             clauses.append("TRM-3.1")
-            effects.append(
-                Effect(
-                    "promote",
-                    "TRM-3.1",
-                    f"{colour} piece promoted on {self._ids[to]}: turn it over",
-                    self._ids[to],
-                    state.to_move,
-                )
-            )
+            text = f"{colour} piece promoted on {self._ids[reached[0]]}: turn it over"
+            if reached[0] != to:
+                text += f" (it is now on {self._ids[to]})"
+            effects.append(Effect("promote", "TRM-3.1", text, self._ids[to], state.to_move))
             if isinstance(move, Jump) and self.options["promotion_ends_move"]:
                 clauses.append("TRM-I.2")
         after = self.apply(state, move)
