@@ -1,3 +1,4 @@
 """One module per game, each registering itself with `rules.registry` on import."""
 
 from . import aggravation  # noqa: F401
+from .manji import Manji  # noqa: F401
