@@ -1015,10 +1015,21 @@ class Manji(Game):
             return self._against("MANJI-6.4", f"{to} is another player's lane")
         pos = self._rpos[p].get(space) if node < n else None
         if pos is not None and pos < LAP:
-            if kind == "lane":
+            arrival = self._route[p][LAP]
+            if kind == "lane" or (target == arrival and pos + steps == LAP):
+                if pos + steps == LAP:
+                    occ = self._occupancy(state.pieces)
+                    real = self._pawn_options(p, node, dice, steps, occ)
+                    deepest = real[0][0].to if real else "its lane"
+                    return self._against(
+                        "MANJI-6.3",
+                        f"a pawn landing on its arrival square goes on down its lane as far as "
+                        f"it can (here {deepest})",
+                    )
                 return self._against(
-                    "MANJI-6.3",
-                    "a pawn enters its lane only by landing exactly on its arrival square",
+                    "MANJI-6.2",
+                    "a pawn enters its lane only by landing exactly on its arrival square, "
+                    f"{LAP - pos} squares away; {roll}",
                 )
             if target in self._rpos[p]:
                 ahead = self._rpos[p][target] - pos
