@@ -1099,17 +1099,3 @@ class Manji(Game):
 
     def groups(self) -> tuple[tuple[str, ...], ...]:
         return tuple(self._house_ids) + (self._centre_ids,)
-
-    def describe_pawn(self, state: ManjiState, p: int, node: int) -> str:
-        """A pawn's whereabouts in words (for the teach page)."""
-        if node == HOME:
-            return "in its house"
-        if node == CENTRE:
-            return "on the central square"
-        where = self._ids[node % self._n]
-        stage = node // self._n
-        if stage == 1:
-            return f"on {where}, going round the small circle for its full turn"
-        if stage == 2:
-            return f"on {where}, full turn done: two squares to the centre"
-        return f"on {where}"
