@@ -559,6 +559,37 @@ def test_manji_9_2_the_central_square_holds_several_colours(game):
     assert "MANJI-9.2" in ids(result.verdict)
 
 
+CAMERA_CASES = [
+    # (clause, pawns, dice, moved from, moved to, extra state fields)
+    ("MANJI-3.1", {}, 4, "red-h1", "t07", {}),
+    ("MANJI-3.2", {RED: ["t20", "home"]}, 5, "t20", "t25", {}),
+    ("MANJI-2.4", {RED: ["t10", "home"]}, 2, "t10", "t13", {}),
+    ("MANJI-2.4", {RED: ["t12", "home"]}, 3, "t12", "t09", {}),
+    ("MANJI-4.2", {RED: ["t10", "t30"]}, 6, "t10", "t16", {}),
+    ("MANJI-5.1", {RED: ["t10", "t30"]}, 3, "t10", "red-h2", {}),
+    ("MANJI-6.2", {RED: ["t03", "t30"]}, 5, "t03", "red-l2", {}),
+    ("MANJI-6.3", {RED: ["t03", "t30"]}, 3, "t03", "t06", {}),
+    ("MANJI-6.3", {RED: ["t03", "t30"]}, 3, "t03", "red-l2", {}),
+    ("MANJI-6.4", {RED: ["t50", "t30"]}, 3, "t50", "green-l1", {}),
+    ("MANJI-7.1", {RED: ["t72", "t30"]}, 3, "t72", "r06", {}),
+    ("MANJI-8.2", {RED: [("r12", 1), "t30"]}, 3, "r12", "r03", {}),
+    ("MANJI-8.3", {RED: [("r12", 0), "t30"]}, 2, "r12", "app", {}),
+    ("MANJI-8.3", {RED: [("r02", 2), "t30"]}, 4, "r02", "ctr3", {}),
+    ("MANJI-8.4", {RED: [("r03", 0), "home"], YELLOW: [("r06", 0), "home"]}, 4, "r03", "r07", {}),
+    ("MANJI-4.3", {RED: ["t17", "t37"]}, 6, "t17", "t20", {"phase": "penalty", "last": "t37"}),
+]
+
+
+@pytest.mark.parametrize("clause, pawns, dice, frm, to, extra", CAMERA_CASES)
+def test_camera_sees_a_hand_made_illegal_move(game, clause, pawns, dice, frm, to, extra):
+    """Typical illegal moves, as the camera sees them, are ruled with the clause broken."""
+    state = make(game, pawns, dice=dice, **extra)
+    result = attempt(game, state, frm, to)
+    assert result.kind == "illegal", result
+    assert ids(result.verdict)[0] == clause, result.verdict.reason
+    assert result.verdict.reason
+
+
 # --- errors, JSON, replay ---------------------------------------------------------------------
 
 

@@ -19,16 +19,19 @@ clause MANJI-1.4; see ../shared/rulebooks/BOARDS.md):
 * The INNER SECTION (safe: no captures) is the seat's LANE (four squares down the middle of
   its stem), the SMALL INNER CIRCLE (twelve squares around the centre), the APPROACH square
   and the CENTRAL square. Each lane ends beside the circle square on its arm's axis.
-* SHORTCUT: the second corner square before each seat's arm is a circle of that seat's colour;
-  its arrow points to the TIP, the small-circle square just counter-clockwise of the seat's
-  lane entry.
+* SHORTCUT: the corner square just before each seat's arm (the last square of the previous
+  arm) is a circle of that seat's colour; its arrow points to the TIP, the small-circle square
+  just counter-clockwise of the seat's lane entry.
 * The ARROW square is the small-circle square between the top arm's entry and the right arm's
   tip (one for the whole board). After one full turn around the circle a pawn goes from it to
   the APPROACH square and then the CENTRAL square (two squares). The central square has five
   spots: at most 2 + (players - 1) pawns can be there before someone wins.
 * Ids: track t01..t76 clockwise from the bottom arm's stem; small circle r01..r12 clockwise
   from the top; "app" the approach; ctr1..ctr5 the central spots; "<colour>-h1/h2" the house
-  and "<colour>-l1..l4" the lane (l1 nearest the arrival square).
+  and "<colour>-l1..l4" the lane (l1 nearest the arrival square). Space kinds: track, exit,
+  arrival, shortcut (outer track); house; lane, ring, tip, arrow, approach, centre (inner
+  section). A space's owner is its arm: board.seat_colours[owner] is its colour, and seat p
+  plays arm game.arms[p].
 
 Positions are in millimetres on a 280 x 340 mm board: the play area is the top 280 mm square
 (15 mm between neighbouring squares) and the dice tray runs along the bottom edge between the
