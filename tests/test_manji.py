@@ -423,6 +423,7 @@ def test_manji_6_4_moving_in_the_lane(game):
     state = make(game, {RED: ["red-l1", "red-l3"]}, dice=3)
     assert targets(game, state, "red-l1") == {"red-l4"}  # passes its partner on l3
     assert targets(game, state, "red-l3") == {"r08"}  # l4, r07, r08
+    assert "MANJI-6.4" in ids(game.explain(state, Step(0, "red", "red-l1", "red-l4")))
     no_land = make(game, {RED: ["red-l1", "red-l3"]}, dice=2)
     assert targets(game, no_land, "red-l1") == set()
     assert ids(game.explain_attempt(no_land, "red-l1", "red-l3")) == ["MANJI-2.5"]
@@ -461,6 +462,7 @@ def test_manji_8_1_circling_until_landing_on_the_arrow(game):
     state = make(game, {RED: [("r12", 0), "home"]}, dice=3)  # r01, r02 (arrow), r03
     move = Step(0, "red", "r12", "r03")
     assert game.legal_moves(state) == [move]
+    assert "MANJI-8.1" in ids(game.explain(state, move))
     after = game.apply(state, move)
     assert node(game, ("r03", 0)) in after.pieces[RED]  # passed the arrow: still circling
     wrap = make(game, {RED: [("r10", 0), "home"]}, dice=4)

@@ -847,7 +847,7 @@ class Manji(Game):
             effect = Effect("send_home", "MANJI-4.3", text, move.frm, p)
             return Verdict(True, (self.clause("MANJI-4.3"),), (effect,), text)
         option = next(o for o in self._options(state) if o[0] == move)
-        _step, _old, new, victim, tag, hit = option
+        _step, old, new, victim, tag, hit = option
         clauses: list[str] = []
         effects: list[Effect] = []
         if tag == "exit":
@@ -859,6 +859,13 @@ class Manji(Game):
             clauses.append("MANJI-2.4")
             if self.steps(state) == 7:
                 clauses.append("MANJI-4.2")
+            origin = old % self._n if old >= 0 else -1
+            if origin in self._lane_pos[p]:
+                clauses.append("MANJI-6.4")
+            elif origin in self._ring_pos and old < self._n:
+                clauses.append("MANJI-8.1")
+            if tag == "move" and new == self._route[p][LAP]:
+                clauses.append("MANJI-6.2")  # on the arrival square, its lane full
         if victim >= 0:
             key = "MANJI-3.4" if tag == "exit" else "MANJI-5.1"
             landed = self._ids[hit]
