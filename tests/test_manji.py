@@ -760,3 +760,39 @@ def test_playouts_finish_for_every_player_count():
             assert game.outcome(final) is not None
             winner = game.outcome(final).winners[0]
             assert final.pieces[winner] == (CENTRE, CENTRE)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6))
+def test_property_any_hand_move_is_ruled_legal_only_when_it_is(seed):
+    """Never a wrong ruling: a pawn put anywhere is legal exactly when a legal move does that."""
+    game = rules.get("manji", players=4)
+    chooser = rules.SeededChooser(seed + 1)
+    free_ids = [s.id for s in game.board.spaces]
+    for state, moves in _walk(game, seed, 1500):
+        if state.phase not in ("move", "penalty") or chooser.random.random() > 0.2:
+            continue
+        before = game.placement(state)
+        legal_after = [
+            game.canonical(game.placement(game.apply(state, m)))
+            for m in moves
+            if isinstance(m, Step)
+        ]
+        mover = game.colours[state.actor]
+        for frm in [s for s, c in before.items() if c == mover]:
+            for to in chooser.random.sample(free_ids, 12):
+                if to in before:
+                    continue
+                seen = dict(before)
+                del seen[frm]
+                seen[to] = mover
+                result = game.infer(state, seen)
+                if game.canonical(seen) == game.canonical(before):
+                    assert result.kind == "unclear"  # within the house or the centre
+                    continue
+                matches = game.canonical(seen) in legal_after
+                assert result.kind in ("legal", "illegal"), result
+                assert (result.kind == "legal") == matches, (state, frm, to, result)
+                if result.kind == "illegal":
+                    assert result.verdict.clauses and not result.verdict.legal
+                    assert result.verdict.reason
