@@ -1039,7 +1039,7 @@ class Manji(Game):
                 return self._against(
                     "MANJI-6.2",
                     "a pawn enters its lane only by landing exactly on its arrival square, "
-                    f"{LAP - pos} squares away; {roll}",
+                    f"{_squares(LAP - pos)} away; {roll}",
                 )
             if target in self._rpos[p]:
                 ahead = self._rpos[p][target] - pos
@@ -1048,10 +1048,10 @@ class Manji(Game):
                 if pos + steps > LAP:
                     return self._against(
                         "MANJI-6.2",
-                        f"the arrival square is {LAP - pos} squares away; {roll}",
+                        f"the arrival square is {_squares(LAP - pos)} away; {roll}",
                     )
                 key = "MANJI-4.2" if steps == 7 and ahead == 6 else "MANJI-2.4"
-                return self._against(key, f"that is {ahead} squares, but {roll}")
+                return self._against(key, f"that is {_squares(ahead)}, but {roll}")
             if kind in ("ring", "tip", "arrow"):
                 return self._against(
                     "MANJI-7.1",
@@ -1073,13 +1073,19 @@ class Manji(Game):
             if steps > remaining:
                 return self._against(
                     "MANJI-8.2",
-                    f"the full turn ends on the arrow square, {remaining} squares away; {roll}",
+                    f"the full turn ends on the arrow square, {_squares(remaining)} away; {roll}",
                 )
         if stage == 2:
             return self._against(
                 "MANJI-8.3", "after its full turn the pawn goes only to the approach and centre"
             )
-        return self._against("MANJI-2.4", f"{frm} to {to} is not {steps} squares forward")
+        ring_pos = self._ring_pos
+        if space in ring_pos and target in ring_pos:
+            ahead = (ring_pos[target] - ring_pos[space]) % RING
+            return self._against(
+                "MANJI-2.4", f"that is {_squares(ahead)} clockwise round the circle, but {roll}"
+            )
+        return self._against("MANJI-2.4", f"{frm} to {to} is not {_squares(steps)} forward")
 
     # Outcome -------------------------------------------------------------------------------
     def outcome(self, state: ManjiState) -> Outcome | None:
@@ -1109,3 +1115,7 @@ class Manji(Game):
 
     def groups(self) -> tuple[tuple[str, ...], ...]:
         return tuple(self._house_ids) + (self._centre_ids,)
+
+
+def _squares(count: int) -> str:
+    return f"{count} square" if count == 1 else f"{count} squares"
