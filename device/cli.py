@@ -33,10 +33,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         return 0
     for entry in catalogue:
         players = "/".join(str(n) for n in entry["players"])
-        print(
-            f"{entry['name']:<20} {entry['title']} ({players} players, "
-            f"{entry['clauses']} rule clauses)"
-        )
+        print(f"{entry['name']:<20} {entry['title']} ({players} players, "
+              f"{entry['clauses']} rule clauses)")
         for option in entry["options"]:
             choices = ", ".join(repr(c) for c in option["choices"])
             print(f"    --option {option['name']}={option['default']!r}  [{choices}]")
@@ -56,11 +54,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(json.dumps(report, indent=2))
         else:
             for result in report["results"]:
-                print(
-                    f"{result['game']}: {result['games_per_s']} games/s, "
-                    f"{result['moves_per_s']} moves/s, {result['turns_per_s']} turns/s, "
-                    f"{result['mean_moves_per_game']} moves/game"
-                )
+                print(f"{result['game']}: {result['games_per_s']} games/s, "
+                      f"{result['moves_per_s']} moves/s, {result['turns_per_s']} turns/s, "
+                      f"{result['mean_moves_per_game']} moves/game")
             if report.get("ludopy"):
                 print(f"ludopy: {report['ludopy']['turns_per_s']} turns/s")
         return 0
