@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, stream_with_context
+from flask import Blueprint, Response, abort, current_app
 
 from .api import enrich, get_table
 
@@ -77,7 +77,7 @@ def events():
             table.unsubscribe(q)
             _count(app, -1)
 
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response = Response(stream(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
