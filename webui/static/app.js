@@ -195,7 +195,6 @@ class BoardView {
       const g = svg("g", { class: "token", "data-space": id, "data-colour": colour }, this.gTokens);
       svg("circle", { cx: s.x, cy: s.y + r * 0.12, r, fill: "rgba(0,0,0,.28)" }, g);
       svg("circle", { cx: s.x, cy: s.y, r, fill, stroke: "#1a1a1a", "stroke-width": r * 0.12 }, g);
-      svg("circle", { cx: s.x - r * 0.3, cy: s.y - r * 0.35, r: r * 0.28, fill: "rgba(255,255,255,.35)" }, g);
       const t = svg("text", { class: "token-letter", x: s.x, y: s.y + r * 0.4, "text-anchor": "middle",
         "font-size": r * 1.15, fill: inkFor(fill) }, g);
       t.textContent = letterOf(palette, colour);
@@ -252,7 +251,7 @@ function drawTurn(container, state, palette) {
   container.textContent = "";
   const colours = state.colours || [];
   if (state.outcome) {
-    container.append(el("span", { text: `🏆 ${cap(state.outcome.text || "game over")}` }));
+    container.append(el("span", { text: `★ ${cap(state.outcome.text || "game over")}` }));
     return;
   }
   const colour = colours[state.to_move];
@@ -267,7 +266,7 @@ function drawTurn(container, state, palette) {
 
 const VERDICT = {
   legal: ["✓", "Legal"], illegal: ["✕", "Illegal"], unclear: ["?", "Cannot see"], roll: ["⚄", "Rolled"],
-  pass: ["→", "Pass"], win: ["★", "Winner"], undo: ["↶", "Undone"], new: ["●", "New game"],
+  pass: ["→", "Pass"], win: ["★", "Winner"], undo: ["↶", "Undone"], new: ["+", "New game"],
 };
 
 function drawBanner(container, ruling, { fresh = false } = {}) {
@@ -392,6 +391,7 @@ function tablePage() {
   const view = new BoardView(document.getElementById("board"), board, onTap);
   const teach = document.getElementById("teach");
   const rollBtn = document.getElementById("roll");
+  const rollTop = document.getElementById("roll-top");
 
   function render({ fresh = false } = {}) {
     drawTurn(document.getElementById("turn"), state, board.palette);
@@ -401,6 +401,9 @@ function tablePage() {
     view.draw(state.placement, marks);
     const canRoll = state.phase === "roll" || state.phase === "opening";
     rollBtn.disabled = !canRoll;
+    rollBtn.textContent = canRoll ? "Roll the die" : "Rolled: move a marble";
+    rollTop.hidden = !canRoll;
+    rollTop.disabled = !canRoll;
     document.getElementById("roll-hint").textContent = canRoll
       ? `${cap(state.colours[state.to_move])} rolls. The button does exactly what the table's button does.`
       : state.phase === "move" ? "Move a marble on the board; the camera watches." : "";
@@ -441,7 +444,8 @@ function tablePage() {
     teach.hidden = false;
     teach.textContent = "";
     const colour = data.token;
-    teach.append(el("h3", {}, `${cap(colour)} marble on ${data.space}`));
+    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${data.space}`;
+    teach.append(el("h3", {}, `${cap(colour || "no")} marble ${where}`));
     if (!data.moves.length) {
       teach.append(el("p", { text: cap(data.note) }));
       return;
@@ -511,21 +515,24 @@ function tablePage() {
     });
   }
 
-  rollBtn.addEventListener("click", async () => {
+  const doRoll = async () => {
     rollBtn.disabled = true;
+    rollTop.disabled = true;
     try { state = await api("POST", "/api/roll"); clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); render(); }
-  });
+  };
+  rollBtn.addEventListener("click", doRoll);
+  rollTop.addEventListener("click", doRoll);
 
   const soundBtn = document.getElementById("sound");
   soundBtn.addEventListener("click", () => {
     if (sound.ctx && sound.ctx.state === "running") {
       sound.ctx.suspend();
       soundBtn.setAttribute("aria-pressed", "false");
-      soundBtn.textContent = "🔇 Sound off · tap to hear the buzzer";
+      soundBtn.textContent = "♪ Sound off · tap to hear the buzzer";
     } else if (sound.enable()) {
       soundBtn.setAttribute("aria-pressed", "true");
-      soundBtn.textContent = "🔊 Sound on";
+      soundBtn.textContent = "♪ Sound on · tap to mute";
       sound.play("legal");
     }
   });
@@ -536,7 +543,7 @@ function tablePage() {
       const h = await api("GET", "/api/history");
       list.textContent = "";
       for (const e of h.entries.slice(-5).reverse()) list.append(historyItem(e));
-      if (!h.entries.length) list.append(el("li", { text: "No moves yet." }));
+      if (!h.entries.length) list.append(el("li", { class: "empty", text: "No moves yet." }));
     } catch (e) { /* not essential */ }
   }
 
