@@ -77,12 +77,14 @@ async function api(method, url, body, { pin = false } = {}) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const headers = { "X-CSRF-Token": csrf };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (pin && pinStore.get()) headers["X-Table-PIN"] = pinStore.get();
+    const sentPin = pin ? pinStore.get() : "";
+    if (sentPin) headers["X-Table-PIN"] = sentPin;
     const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
     if (r.status === 403 && /PIN/.test(data.error || "")) {
       pinStore.clear();
-      const entered = await askPin(data.error);
+      const entered = await askPin(sentPin ? "Wrong PIN, or it has changed. Try again."
+        : "This changes the game, so it needs the table PIN.");
       if (entered === null) throw new Error("cancelled: no PIN");
       pin = true;
       continue;
@@ -655,6 +657,8 @@ function cameraPage() {
   };
   img.addEventListener("error", showOff);
   if (!cam.ok) showOff();
+  // The server ends each stream after a few minutes (threads are finite): start a fresh one.
+  setInterval(() => { if (!img.hidden) img.src = `/stream.mjpg?t=${Date.now()}`; }, 240000);
 }
 
 // --- setup page -------------------------------------------------------------------------------
