@@ -9,6 +9,7 @@ from tests.conftest import PIN
 from tests.fake_table import FakeTable
 from webui import create_app
 
+STEP = {"kind": "step", "player": 0, "colour": "red", "frm": "t01", "to": "t02"}
 STATE_KEYS = {"game", "players", "to_move", "phase", "dice", "placement", "ruling", "moves"}
 
 
@@ -265,6 +266,11 @@ def test_move_needs_pin_in_camera_mode_but_not_in_manual_mode(post, table):
         ({"from": "<script>", "to": "t02"}, "space id"),
         ({"from": "t40", "to": "t41"}, "no token on t40"),
         ({"from": "t01", "to": "t02", "route": 5}, "route"),
+        ({"move": dict(STEP, player="0")}, "int"),
+        ({"move": dict(STEP, colour=1)}, "str"),
+        ({"move": dict(STEP, frm=3)}, "str"),
+        ({"move": {"kind": "roll", "player": 0, "colour": "red", "value": 6}}, "POST /api/roll"),
+        ({"move": {"kind": "pass", "player": True, "colour": "red"}}, "int"),
     ],
 )
 def test_bad_moves_are_400_and_change_nothing(post, table, body, message):

@@ -7,6 +7,7 @@ Every view checks its input before it touches the table, so bad input gets a 4xx
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
@@ -342,6 +343,9 @@ def move():
         parsed = game.move_from_json(data)
     except rules.RecordError as exc:
         abort(400, description=f"bad move: {exc}")
+    check_field_types(parsed)
+    if isinstance(parsed, rules.Roll):
+        abort(400, description="the die is rolled with POST /api/roll, not chosen as a move")
     for name in ("frm", "to"):
         value = getattr(parsed, name, None)
         if value is not None:
@@ -350,6 +354,20 @@ def move():
         abort(400, description=f"player {parsed.player} of this game is not {parsed.colour!r}")
     ruling = table.manual_move(parsed.to_json())
     return jsonify(ruling=ruling, state=enrich(table, table.snapshot()))
+
+
+def check_field_types(move: rules.Move) -> None:
+    """400 unless each field of the move has its declared type (int, str or bool)."""
+    simple = {"int": int, "str": str, "bool": bool}
+    for f in dataclasses.fields(move):
+        want = simple.get(f.type if isinstance(f.type, str) else getattr(f.type, "__name__", ""))
+        value = getattr(move, f.name)
+        if want is not None and type(value) is not want:
+            abort(
+                400,
+                description=f"{move.kind} move field {f.name!r} must be {want.__name__}, "
+                f"not {value!r}",
+            )
 
 
 def _step_from_taps(table: Table, game: rules.Game, snapshot: dict, body: dict) -> dict:

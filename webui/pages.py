@@ -116,6 +116,7 @@ def teach(game: str):
         rules_clauses=[c for c in described["clauses"] if not c["interpretation"]],
         interpretations=[c for c in described["clauses"] if c["interpretation"]],
         options=by_option,
+        games=[(n, rules.game_class(n).title) for n in rules.names()],
         title=f"{described['title']}: the rules",
     )
 

@@ -353,9 +353,10 @@ const sound = {
 };
 
 function drawPanel(panel) {
-  for (const name of ["green", "amber", "red"]) {
+  for (const name of ["green", "amber", "red", "buzzer"]) {
     const led = document.querySelector(`.led[data-led="${name}"]`);
     if (led) led.classList.toggle("on", Boolean(panel && panel[name]));
+    if (led && name === "buzzer") led.title = (panel && panel.buzzer) || "silent";
   }
 }
 
