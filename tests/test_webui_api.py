@@ -364,6 +364,11 @@ def test_history_and_record_replay(client, table):
     entries = client.get("/api/history").get_json()["entries"]
     assert len(entries) == table.snapshot()["moves"]
     assert {"n", "move", "text", "ruling", "placement"} <= set(entries[-1])
+    last = client.get("/api/history?last=1").get_json()
+    assert last["entries"] == entries[-1:] and last["total"] == len(entries)
+    assert client.get("/api/history?since=1").get_json()["entries"] == entries[1:]
+    for bad in ("?last=-1", "?since=x", "?last=1e3"):
+        assert client.get("/api/history" + bad).status_code == 400
     r = client.get("/api/record")
     assert r.status_code == 200
     assert "attachment" in r.headers["Content-Disposition"]

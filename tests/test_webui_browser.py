@@ -219,6 +219,22 @@ def test_illegal_ruling_banner(site, phone):
     phone.wait_for_selector('.led[data-led="red"].on')
     shot(phone, "09-illegal-ruling")
 
+    # The camera cannot read two spaces: the banner says which, the board marks them.
+    table._set_ruling(
+        {
+            "kind": "unclear",
+            "text": "cannot see what is on t05, t06",
+            "clauses": [],
+            "effects": [],
+            "spaces": ["t05", "t06"],
+            "fix": "",
+        }
+    )
+    phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'unclear'")
+    assert phone.locator("#board .unclear-mark").count() == 2
+    assert "t05, t06" in phone.inner_text("#banner")
+    shot(phone, "09b-unclear-ruling")
+
 
 def test_history_steps_back_and_forth(site, phone):
     table, url = site

@@ -182,8 +182,25 @@ def game_rules(name: str):
 
 @bp.get("/history")
 def history():
+    """Moves and rulings; ?since=N only the entries after move N, ?last=N only the last N."""
     table = get_table()
-    return jsonify(game=table.game.name, entries=table.history())
+    since, last = int_arg("since"), int_arg("last")
+    entries = table.history()
+    total = len(entries)
+    if since is not None:
+        entries = [e for e in entries if e.get("n", 0) > since]
+    if last is not None:
+        entries = entries[-last:] if last else []
+    return jsonify(game=table.game.name, total=total, entries=entries)
+
+
+def int_arg(name: str) -> int | None:
+    value = request.args.get(name)
+    if value is None:
+        return None
+    if not value.isdigit() or len(value) > 9:
+        abort(400, description=f"{name} must be a whole number of moves, not {value!r}")
+    return int(value)
 
 
 @bp.get("/record")

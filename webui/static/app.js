@@ -543,9 +543,9 @@ function tablePage() {
   async function refreshRecent() {
     const list = document.getElementById("recent");
     try {
-      const h = await api("GET", "/api/history");
+      const h = await api("GET", "/api/history?last=5");
       list.textContent = "";
-      for (const e of h.entries.slice(-5).reverse()) list.append(historyItem(e));
+      for (const e of h.entries.slice().reverse()) list.append(historyItem(e));
       if (!h.entries.length) list.append(el("li", { class: "empty", text: "No moves yet." }));
     } catch (e) { /* not essential */ }
   }
@@ -633,7 +633,10 @@ function historyPage() {
       if (snapshot.board_id !== board.board_id) { location.reload(); return; }
       if (snapshot.moves === entries.length) return;
       const following = at === entries.length;
-      entries = (await api("GET", "/api/history")).entries;
+      const kept = entries.filter((e) => e.n <= snapshot.moves);
+      const since = kept.length ? kept[kept.length - 1].n : 0;
+      const fresh = (await api("GET", `/api/history?since=${since}`)).entries;
+      entries = kept.concat(fresh);
       if (following) at = entries.length;
       at = Math.min(at, entries.length);
       fillList();
