@@ -164,6 +164,12 @@ class FakeTable:
     def frame_jpeg(self) -> bytes | None:
         return self._frame
 
+    def set_mode(self, mode: str) -> dict[str, Any]:
+        with self._lock:
+            self.mode = mode
+            self._publish_state()
+            return self.snapshot()
+
     def save_profile(self, profile: dict) -> str:
         self.profiles.append(profile)
         return f"profiles/{profile['name']}.json"

@@ -492,3 +492,35 @@ def test_bad_board_profile(post, table, changes, message):
 
 def test_board_profile_needs_pin(post, table):
     assert post("/api/calibration/profile", json=profile_body()).status_code == 403
+
+
+# --- settings and teach before the roll --------------------------------------------------------
+
+
+def test_settings_mode(post, table):
+    assert post("/api/settings", json={"mode": "manual"}).status_code == 403
+    r = post("/api/settings", json={"mode": "manual"}, pin=PIN)
+    assert r.status_code == 200 and r.get_json()["mode"] == "manual"
+    assert table.mode == "manual"
+    for body, message in (
+        ({"mode": "video"}, "mode must be"),
+        ({"volume": 3}, "unknown setting"),
+        ([], "JSON object"),
+    ):
+        r = post("/api/settings", json=body, pin=PIN)
+        assert r.status_code == 400 and message in r.get_json()["error"]
+    assert table.mode == "manual"
+
+
+def test_teach_moves_before_the_roll_shows_each_die_value(client):
+    data = client.get("/api/teach/moves?space=red-b2").get_json()
+    assert data["moves"] == []
+    by_value = {r["value"]: [m["to"] for m in r["moves"]] for r in data["if_rolled"]}
+    assert set(by_value) == {1, 2, 3, 4, 5, 6}
+    assert by_value[1] and by_value[6] and not by_value[3]  # a marble starts on a 1 or a 6
+
+
+def test_pages_without_a_referee_say_so():
+    client = create_app({"SECRET_KEY": "x"}).test_client()
+    r = client.get("/", headers={"Accept": "text/html"})
+    assert r.status_code == 503 and "no referee" in r.get_data(as_text=True)

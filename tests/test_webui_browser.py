@@ -297,3 +297,24 @@ def test_new_game_from_setup(site, phone):
     assert table.game.players == 6 and table.game.options["play"] == "partners"
     assert phone.locator("#board .token").count() == 24
     shot(phone, "15-table-six-players")
+
+
+def test_teach_before_the_roll_and_undo(site, phone):
+    table, url = site
+    phone.goto(url + "/")
+    live(phone)
+    phone.click('.seg[data-mode="teach"]')
+    phone.locator('#board .hit[data-space="red-b2"]').click()
+    phone.wait_for_selector("#teach .moves-list li")
+    assert "If red rolls" in phone.inner_text("#teach")
+    shot(phone, "16-teach-before-roll")
+
+    table.roll("button")
+    before = table.snapshot()["moves"]
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.click("#undo")
+    phone.wait_for_selector("#pin-dialog[open]")
+    phone.fill("#pin-input", PIN)
+    phone.click("#pin-form button[type=submit]")
+    phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'undo'")
+    assert table.snapshot()["moves"] == before - 1

@@ -259,6 +259,7 @@ def teach_moves():
             note = f"it is {mover}'s turn: this {token} token cannot move now"
         else:
             note = f"this {token} token has no legal move with a {state.dice}"
+    if_rolled = what_if_rolled(game, state, group, token) if not moves and token else []
     return jsonify(
         space=space,
         token=token,
@@ -268,7 +269,26 @@ def teach_moves():
         moves=moves,
         targets=sorted({m["to"] for m in moves if m["to"]}),
         note=note,
+        if_rolled=if_rolled,
     )
+
+
+def what_if_rolled(game: rules.Game, state: Any, group: tuple, token: str) -> list[dict]:
+    """Before the roll: the token's legal moves for each value the die could show."""
+    out = []
+    for roll in game.legal_moves(state):
+        if not isinstance(roll, rules.Roll):
+            continue
+        after = game.apply(state, roll)
+        if after.phase not in game.move_phases or mover_colour(game, after) != token:
+            continue
+        moves = [
+            move_summary(game, after, m)
+            for m in game.legal_moves(after)
+            if getattr(m, "frm", None) in group
+        ]
+        out.append({"value": roll.value, "moves": moves})
+    return out
 
 
 @bp.get("/teach/explain")
@@ -428,6 +448,24 @@ def undo():
     table = get_table()
     check_pin(getattr(table, "pin", "") or "")
     return jsonify(enrich(table, table.undo()))
+
+
+@bp.post("/settings")
+def settings():
+    """{"mode": "camera" | "manual"}: whether the camera or taps on the page make the moves."""
+    table = get_table()
+    check_pin(getattr(table, "pin", "") or "")
+    body = json_body()
+    unknown = sorted(set(body) - {"mode"})
+    if unknown:
+        abort(400, description=f"unknown setting {unknown[0]!r}; settings: mode")
+    mode = body.get("mode")
+    if mode not in ("camera", "manual"):
+        abort(400, description=f"mode must be 'camera' or 'manual', not {mode!r}")
+    setter = getattr(table, "set_mode", None)
+    if not callable(setter):
+        abort(409, description="this referee cannot change its mode")
+    return jsonify(enrich(table, setter(mode)))
 
 
 @bp.post("/new-game")

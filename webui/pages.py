@@ -88,6 +88,7 @@ def setup():
         "status": table.status(),
         "board": _board_boot(current),
         "pin_required": bool(getattr(table, "pin", "")),
+        "mode": table.snapshot().get("mode", "camera"),
         "can_save_profiles": callable(getattr(table, "save_profile", None)),
     }
     return render_template("setup.html", boot=boot, title="Setup")

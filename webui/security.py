@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -66,18 +67,25 @@ class PinGuard:
         self.max_failures = max_failures
         self.window = window
         self._failures: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
 
     def locked(self, address: str) -> bool:
         now = time.monotonic()
-        recent = [t for t in self._failures.get(address, []) if now - t < self.window]
-        self._failures[address] = recent
-        return len(recent) >= self.max_failures
+        with self._lock:
+            recent = [t for t in self._failures.get(address, []) if now - t < self.window]
+            if recent:
+                self._failures[address] = recent
+            else:
+                self._failures.pop(address, None)
+            return len(recent) >= self.max_failures
 
     def failed(self, address: str) -> None:
-        self._failures.setdefault(address, []).append(time.monotonic())
+        with self._lock:
+            self._failures.setdefault(address, []).append(time.monotonic())
 
     def reset(self, address: str) -> None:
-        self._failures.pop(address, None)
+        with self._lock:
+            self._failures.pop(address, None)
 
 
 def sent_pin() -> str | None:

@@ -451,6 +451,17 @@ function tablePage() {
     teach.append(el("h3", {}, `${cap(colour || "no")} marble ${where}`));
     if (!data.moves.length) {
       teach.append(el("p", { text: cap(data.note) }));
+      if ((data.if_rolled || []).length) {
+        teach.append(el("p", { class: "hint", text: `If ${data.token} rolls…` }));
+        const ul = el("ul", { class: "moves-list" });
+        for (const r of data.if_rolled) {
+          const li = el("li", {}, el("b", { text: `${r.value}: ` }));
+          if (!r.moves.length) li.append("no move for this marble");
+          li.append(r.moves.map((m) => `→ ${m.to} (${m.verdict.clauses.map((c) => c.id).join(", ")})`).join(" · "));
+          ul.append(li);
+        }
+        teach.append(ul);
+      }
       return;
     }
     teach.append(el("p", { class: "hint", text: mode === "move"
@@ -525,6 +536,11 @@ function tablePage() {
     catch (e) { toast(e.message); render(); }
   };
   rollBtn.addEventListener("click", doRoll);
+  document.getElementById("undo").addEventListener("click", async () => {
+    if (!window.confirm("Undo the last move for the whole table?")) return;
+    try { state = await api("POST", "/api/undo", undefined, { pin: true }); clearSelection(); render({ fresh: true }); }
+    catch (e) { toast(e.message); }
+  });
   rollTop.addEventListener("click", doRoll);
 
   const soundBtn = document.getElementById("sound");
@@ -716,6 +732,17 @@ function setupPage() {
       location.href = "/";
     } catch (e) { error.textContent = e.message; }
   });
+
+  for (const b of document.querySelectorAll("[data-set-mode]")) {
+    b.addEventListener("click", async () => {
+      const error = document.getElementById("mode-error");
+      error.textContent = "";
+      try {
+        const snap = await api("POST", "/api/settings", { mode: b.dataset.setMode }, { pin: true });
+        for (const o of document.querySelectorAll("[data-set-mode]")) o.setAttribute("aria-pressed", String(o.dataset.setMode === snap.mode));
+      } catch (e) { error.textContent = e.message; }
+    });
+  }
 
   // status
   const dl = document.getElementById("status");
