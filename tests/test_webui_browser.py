@@ -318,3 +318,25 @@ def test_teach_before_the_roll_and_undo(site, phone):
     phone.click("#pin-form button[type=submit]")
     phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'undo'")
     assert table.snapshot()["moves"] == before - 1
+
+
+def test_calibration_clicks_and_saves_a_profile(site, phone):
+    table, url = site
+    phone.goto(url + "/setup")
+    phone.wait_for_function("document.querySelector('#calib-img').naturalWidth > 0")
+    marks = phone.locator("#calib-marks")
+    box = marks.bounding_box()
+    for fx, fy in ((0.3, 0.2), (0.7, 0.2), (0.7, 0.7), (0.3, 0.7)):
+        marks.click(position={"x": box["width"] * fx, "y": box["height"] * fy})
+    assert "4 clicked" in phone.inner_text("#calib-count")
+    phone.fill("#calib-name", "test board")
+    phone.click("#calib-form button[type=submit]")
+    phone.wait_for_selector("#pin-dialog[open]")
+    phone.fill("#pin-input", PIN)
+    phone.click("#pin-form button[type=submit]")
+    phone.wait_for_selector(".toast")
+    profile = table.profiles[0]
+    assert profile["name"] == "test board" and len(profile["points"]) == 4
+    assert len({p["space"] for p in profile["points"]}) == 4
+    phone.locator("#calib-guide").scroll_into_view_if_needed()
+    shot(phone, "17-calibration")

@@ -27,8 +27,8 @@ function svg(tag, attrs = {}, parent = null) {
   return node;
 }
 
-function toast(message) {
-  const t = el("div", { class: "toast", role: "alert", text: message });
+function toast(message, ok = false) {
+  const t = el("div", { class: ok ? "toast ok" : "toast", role: ok ? "status" : "alert", text: message });
   document.body.append(t);
   setTimeout(() => t.remove(), 4500);
 }
@@ -762,7 +762,12 @@ function setupPage() {
   on.hidden = false;
   const img = document.getElementById("calib-img");
   const marks = document.getElementById("calib-marks");
-  const spaces = boot.board.spaces.map((s) => s.id);
+  // The four outermost holes first (enough for a fit), then every other hole.
+  const all = boot.board.spaces;
+  const extremes = [(s) => s.x + s.y, (s) => s.x - s.y, (s) => -s.x + s.y, (s) => -s.x - s.y]
+    .map((f) => all.reduce((a, b) => (f(b) < f(a) ? b : a)).id);
+  const spaces = [...new Set(extremes.concat(all.map((s) => s.id)))];
+  const guide = new BoardView(document.getElementById("calib-guide"), boot.board, null);
   let i = 0;
   const points = [];
   const loadSnap = () => { img.src = `/snapshot.jpg?t=${Date.now()}`; };
@@ -776,6 +781,7 @@ function setupPage() {
       t.textContent = p.space;
     }
     document.getElementById("calib-next").textContent = i < spaces.length ? spaces[i] : "(all done)";
+    guide.draw({}, { selected: spaces[i], moved: points.map((p) => p.space) });
     document.getElementById("calib-count").textContent = `${points.length} clicked · ${spaces.length - i} to go`;
   }
   marks.addEventListener("click", (ev) => {
@@ -803,7 +809,7 @@ function setupPage() {
         name: document.getElementById("calib-name").value, game: boot.board.game,
         image: { width: img.naturalWidth, height: img.naturalHeight }, points }, { pin: true });
       error.textContent = "";
-      toast(`Saved: ${res.saved}`);
+      toast(`Board profile saved: ${res.saved}`, true);
     } catch (e) { error.textContent = e.message; }
   });
   loadSnap();
