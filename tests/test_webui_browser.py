@@ -340,3 +340,28 @@ def test_calibration_clicks_and_saves_a_profile(site, phone):
     assert len({p["space"] for p in profile["points"]}) == 4
     phone.locator("#calib-guide").scroll_into_view_if_needed()
     shot(phone, "17-calibration")
+
+
+def test_page_works_under_its_own_content_security_policy(site, browser):
+    """The other tests bypass the CSP to evaluate test scripts; this one keeps it and
+    watches the console for violations."""
+    import re
+
+    table, url = site
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(url + "/")
+    expect = sync_api.expect
+    expect(page.locator("#live")).to_have_attribute("data-state", "up")
+    expect(page.locator("#board .token")).to_have_count(16)
+    page.click("#roll")
+    expect(page.locator("#banner")).to_have_attribute("data-kind", re.compile("roll|pass"))
+    shot(page, "18-table-tv")
+    for path in ("/history", "/teach/aggravation", "/setup", "/camera"):
+        page.goto(url + path)
+        page.wait_for_load_state("load")
+    context.close()
+    assert not problems, problems
