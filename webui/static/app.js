@@ -195,6 +195,7 @@ class BoardView {
       if (colour === "?") continue;
       const fill = rgbOf(palette, colour);
       const g = svg("g", { class: "token", "data-space": id, "data-colour": colour }, this.gTokens);
+      svg("title", {}, g).textContent = `${colour} token on ${id}`;
       svg("circle", { cx: s.x, cy: s.y + r * 0.12, r, fill: "rgba(0,0,0,.28)" }, g);
       svg("circle", { cx: s.x, cy: s.y, r, fill, stroke: "#1a1a1a", "stroke-width": r * 0.12 }, g);
       const t = svg("text", { class: "token-letter", x: s.x, y: s.y + r * 0.4, "text-anchor": "middle",
@@ -409,7 +410,9 @@ function tablePage() {
     rollTop.disabled = !canRoll;
     document.getElementById("roll-hint").textContent = canRoll
       ? `${cap(state.colours[state.to_move])} rolls. The button does exactly what the table's button does.`
-      : state.phase === "move" ? "Move a marble on the board; the camera watches." : "";
+      : state.phase !== "move" ? ""
+      : state.mode === "manual" ? "Camera off: choose Move by hand, tap the marble, then where it goes."
+      : "Move a marble on the board; the camera watches.";
   }
 
   async function refreshBoardIfNeeded(snapshot) {
