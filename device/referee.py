@@ -61,6 +61,8 @@ class Referee:
         self._waiting_fix = False  # an illegal ruling is held until the board is put right
         self._die_armed = True  # a die in the tray counts only after it left or was covered
         self.resumed = False
+        self.mode = "camera" if frame_source is not None else "manual"
+        self.profile_saver: Callable[[dict[str, Any]], str] | None = None
         if store is not None:
             self._resume_or_start()
 
@@ -98,7 +100,8 @@ class Referee:
             "legal": [m.to_json() | {"text": str(m)} for m in legal],
             "outcome": outcome.to_json() if outcome else None,
             "waiting_fix": self._waiting_fix,
-            "mode": "camera" if self._frame_source is not None else "manual",
+            "mode": self.mode,
+            "state": game.state_to_json(state),
         }
 
     def history(self) -> list[dict[str, Any]]:
@@ -116,6 +119,21 @@ class Referee:
             "camera": extra.get("camera", {"ok": False, "source": "none", "error": None}),
             "panel": panel,
         }
+
+    def set_mode(self, mode: str) -> dict[str, Any]:
+        """camera: moves come from the camera (manual moves need the PIN); manual: tapped."""
+        if mode not in ("camera", "manual"):
+            raise TableError(f"mode must be 'camera' or 'manual', not {mode!r}")
+        with self._lock:
+            self.mode = mode
+            self._publish("state", self._snapshot())
+            return self._snapshot()
+
+    def save_profile(self, profile: dict[str, Any]) -> str:
+        """Store a commercial board's clicked hole positions (a board profile)."""
+        if self.profile_saver is None:
+            raise TableError("this table has no place to save board profiles")
+        return self.profile_saver(profile)
 
     def frame_jpeg(self) -> bytes | None:
         return self._frame_source() if self._frame_source else None
