@@ -8,9 +8,9 @@ millimetres on the printed board, origin at the board's top-left corner, x to th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 
 @dataclass(frozen=True, slots=True)
