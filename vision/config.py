@@ -20,8 +20,9 @@ class VisionConfig:
     min_confidence: float = 0.5  # below this a space reads UNKNOWN
     max_distance: float = 24.0  # LAB distance beyond which nothing known matches
     # hand
-    hand_scale: float = 0.25  # the hand check works on a frame scaled by this factor
-    hand_min_area: float = 0.012  # skin blob area, as a fraction of the board's area
+    hand_px: int = 256  # the hand check works on a top view this many pixels across
+    hand_min_area: float = 0.005  # foreign blob area, as a fraction of the board's area
+    hand_diff: float = 45.0  # change against the reference top view that counts as foreign
 
 
 DEFAULT_CONFIG = VisionConfig()

@@ -1,0 +1,143 @@
+"""Colour calibration: what each empty space and each token colour look like on this table.
+
+Learned from frames whose placement is known: the empty board, and/or the starting position
+(every game starts with known tokens on known spaces). Each space keeps its own empty
+appearance, so a hole printed in a player's colour is "empty" for that hole and never a token;
+each token colour keeps the median appearance of the real tokens under the real lamp.
+Colours are in the normalised LAB space produced by `vision.spaces.sample_spaces`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from rules.geometry import Board
+from rules.palette import PALETTE
+
+# boardref's printed holes are a neutral mid-grey (hardware.artwork.HOLE_BGR = 112): without a
+# learned calibration an empty space is expected to look like that.
+DEFAULT_EMPTY_BGR = (112, 112, 112)
+
+
+def _lab_of_bgr(bgr) -> tuple[float, float, float]:
+    px = np.array([[bgr]], np.float32) / 255.0
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0]
+    return (float(lab[0]), float(lab[1]), float(lab[2]))
+
+
+def palette_lab(colour: str) -> tuple[float, float, float]:
+    r, g, b = PALETTE[colour].rgb
+    return _lab_of_bgr((b, g, r))
+
+
+@dataclass
+class Calibration:
+    """Per-space empty references and per-colour token references (normalised LAB)."""
+
+    board: str
+    empty: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    colours: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    default_empty: tuple[float, float, float] = field(
+        default_factory=lambda: _lab_of_bgr(DEFAULT_EMPTY_BGR)
+    )
+    # a small top view of the board (vision.hand.rectify) for spotting hands; not in to_json
+    top_view: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def empty_lab(self, space_id: str) -> tuple[float, float, float]:
+        return self.empty.get(space_id, self.default_empty)
+
+    def colour_lab(self, colour: str) -> tuple[float, float, float]:
+        if colour in self.colours:
+            return self.colours[colour]
+        return palette_lab(colour)
+
+    def to_json(self) -> dict:
+        def r(v):
+            return [round(float(x), 2) for x in v]
+
+        return {
+            "board": self.board,
+            "empty": {k: r(v) for k, v in self.empty.items()},
+            "colours": {k: r(v) for k, v in self.colours.items()},
+            "default_empty": r(self.default_empty),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Calibration:
+        def t(v):
+            return tuple(float(x) for x in v)
+
+        return cls(
+            board=str(data["board"]),
+            empty={k: t(v) for k, v in data.get("empty", {}).items()},
+            colours={k: t(v) for k, v in data.get("colours", {}).items()},
+            default_empty=t(data.get("default_empty", _lab_of_bgr(DEFAULT_EMPTY_BGR))),
+        )
+
+
+def default_calibration(board: Board) -> Calibration:
+    """No learning: grey empty holes and the palette's nominal token colours."""
+    return Calibration(board.name)
+
+
+def calibrate(
+    board: Board,
+    views: list[tuple[np.ndarray, dict[str, str]]],
+    config=None,
+    homographies: list[np.ndarray | None] | None = None,
+) -> Calibration:
+    """Learn a Calibration from frames with known placements: [(frame, placement), ...].
+
+    `placement` holds the occupied spaces ({} for the empty board). Raises ValueError when a
+    frame does not show this board. Spaces never seen empty borrow the median empty reference
+    of spaces of the same kind and owner, then of the same kind, then of the whole board.
+    """
+    from vision.config import DEFAULT_CONFIG
+    from vision.hand import rectify
+    from vision.locate import locate
+    from vision.spaces import sample_spaces
+
+    config = config or DEFAULT_CONFIG
+    empty_samples: dict[str, list[np.ndarray]] = defaultdict(list)
+    colour_samples: dict[str, list[np.ndarray]] = defaultdict(list)
+    tops: list[np.ndarray] = []
+    for k, (frame, placement) in enumerate(views):
+        last = homographies[k] if homographies else None
+        loc = locate(config, frame, [board], last_homography=last)
+        if loc is None:
+            raise ValueError(f"calibration frame {k}: board {board.name!r} not found")
+        samples = sample_spaces(config, frame, board, loc.homography, loc.markers)
+        tops.append(rectify(config, frame, board, loc.homography))
+        for i, sid in enumerate(samples.ids):
+            if not samples.valid[i]:
+                continue
+            colour = placement.get(sid)
+            if colour is None:
+                empty_samples[sid].append(samples.lab[i])
+            elif colour in PALETTE:
+                colour_samples[colour].append(samples.lab[i])
+    cal = Calibration(board.name)
+    if tops:
+        cal.top_view = np.median(np.stack(tops), 0).astype(np.uint8)
+    for sid, vals in empty_samples.items():
+        cal.empty[sid] = tuple(float(x) for x in np.median(vals, 0))
+    for colour, vals in colour_samples.items():
+        cal.colours[colour] = tuple(float(x) for x in np.median(vals, 0))
+    if cal.empty:
+        groups: dict[tuple, list] = defaultdict(list)
+        kinds: dict[str, list] = defaultdict(list)
+        for s in board.spaces:
+            if s.id in cal.empty:
+                groups[(s.kind, s.owner)].append(cal.empty[s.id])
+                kinds[s.kind].append(cal.empty[s.id])
+        everything = list(cal.empty.values())
+        for s in board.spaces:
+            if s.id not in cal.empty:
+                pool = groups.get((s.kind, s.owner)) or kinds.get(s.kind) or everything
+                cal.empty[s.id] = tuple(float(x) for x in np.median(pool, 0))
+        cal.default_empty = tuple(float(x) for x in np.median(everything, 0))
+    return cal
