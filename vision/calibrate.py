@@ -44,11 +44,17 @@ class Calibration:
     default_empty: tuple[float, float, float] = field(
         default_factory=lambda: _lab_of_bgr(DEFAULT_EMPTY_BGR)
     )
+    # spaces never seen empty: their empty reference is borrowed from similar spaces
+    borrowed: set[str] = field(default_factory=set)
     # a small top view of the board (vision.hand.rectify) for spotting hands; not in to_json
     top_view: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def empty_lab(self, space_id: str) -> tuple[float, float, float]:
         return self.empty.get(space_id, self.default_empty)
+
+    def learned_empty(self, space_id: str) -> bool:
+        """Whether this space's empty appearance was seen (not borrowed or defaulted)."""
+        return space_id in self.empty and space_id not in self.borrowed
 
     def colour_lab(self, colour: str) -> tuple[float, float, float]:
         if colour in self.colours:
@@ -64,6 +70,7 @@ class Calibration:
             "empty": {k: r(v) for k, v in self.empty.items()},
             "colours": {k: r(v) for k, v in self.colours.items()},
             "default_empty": r(self.default_empty),
+            "borrowed": sorted(self.borrowed),
         }
 
     @classmethod
@@ -76,6 +83,7 @@ class Calibration:
             empty={k: t(v) for k, v in data.get("empty", {}).items()},
             colours={k: t(v) for k, v in data.get("colours", {}).items()},
             default_empty=t(data.get("default_empty", _lab_of_bgr(DEFAULT_EMPTY_BGR))),
+            borrowed=set(data.get("borrowed", ())),
         )
 
 
@@ -139,5 +147,6 @@ def calibrate(
             if s.id not in cal.empty:
                 pool = groups.get((s.kind, s.owner)) or kinds.get(s.kind) or everything
                 cal.empty[s.id] = tuple(float(x) for x in np.median(pool, 0))
+                cal.borrowed.add(s.id)
         cal.default_empty = tuple(float(x) for x in np.median(everything, 0))
     return cal

@@ -19,6 +19,8 @@ class VisionConfig:
     sample_grid: int = 7  # sample points per disc diameter
     min_confidence: float = 0.5  # below this a space reads UNKNOWN
     max_distance: float = 24.0  # LAB distance beyond which nothing known matches
+    max_distance_unlearned: float = 45.0  # the same for a space never seen empty...
+    token_clearance: float = 30.0  # ...which then must be at least this far from every token
     # hand
     hand_px: int = 256  # the hand check works on a top view this many pixels across
     hand_min_area: float = 0.005  # foreign blob area, as a fraction of the board's area

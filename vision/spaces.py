@@ -166,6 +166,17 @@ def classify_spaces(
     margin = (d2 - d1) / (d1 + d2 + 1e-6)  # 0: a tie, 1: a perfect match
     near = np.clip((config.max_distance - d1) / (0.5 * config.max_distance), 0.0, 1.0)
     conf = np.clip(np.minimum(2.0 * margin, 1.0) * near, 0.0, 1.0)
+    # A space whose empty look was never seen (borrowed from similar spaces, or the default)
+    # may be printed differently (a seat's tint): call it empty when it is far from every
+    # token colour even if it is not close to the borrowed reference.
+    learned = np.array([cal.learned_empty(sid) for sid in samples.ids], bool)
+    d_tok = d_col.min(1)
+    loose = np.clip((d_tok - config.token_clearance) / 20.0, 0.0, 1.0) * np.clip(
+        (config.max_distance_unlearned - d_empty) / 20.0, 0.0, 1.0
+    )
+    use_loose = ~learned & ((best == 0) | (conf < config.min_confidence)) & (loose > conf)
+    best = np.where(use_loose, 0, best)
+    conf = np.where(use_loose, loose, conf)
     conf[~samples.valid] = 0.0
     result: dict[str, tuple[str | None, float]] = {}
     for i, sid in enumerate(samples.ids):
