@@ -12,6 +12,8 @@ coordinate (x * px_per_mm - 0.5, y * px_per_mm - 0.5), the centre of a pixel bei
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -165,13 +167,23 @@ def token_bgr(colour: str) -> tuple[int, int, int]:
 
 
 def draw_tokens(
-    image: np.ndarray, board: Board, placement: dict[str, str], px_per_mm: float = 4.0
+    image: np.ndarray,
+    board: Board,
+    placement: dict[str, str],
+    px_per_mm: float = 4.0,
+    offsets: dict[str, tuple[float, float]] | None = None,
 ) -> np.ndarray:
-    """Draw tokens (shaded discs with their palette letter) in place; returns the image."""
+    """Draw tokens (shaded discs with their palette letter) in place; returns the image.
+
+    `offsets` moves a token off its space's centre by (dx, dy) mm, as a hand places it.
+    """
     ppm = float(px_per_mm)
     r = board.token_radius
     for space_id, colour in placement.items():
         space = board.space(space_id)
+        if offsets and space_id in offsets:
+            dx, dy = offsets[space_id]
+            space = replace(space, x=space.x + dx, y=space.y + dy)
         base = token_bgr(colour)
         centre = _pt(space.x, space.y, ppm)
         edge = _mix(base, (0, 0, 0), 0.45)

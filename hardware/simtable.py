@@ -63,6 +63,7 @@ class SimulatedTable:
         max_tilt_deg: float = 30.0,
         px_per_mm: float = 4.0,
         noise: float = 1.0,
+        token_offset: float = 0.2,
     ) -> None:
         self.board = board
         self.seed = int(seed)
@@ -70,6 +71,7 @@ class SimulatedTable:
         self.hand_probability = float(hand_probability)
         self.px_per_mm = float(px_per_mm)
         self.noise = float(noise)
+        self.token_offset = float(token_offset)  # max token offset, fraction of hole_radius
         self.index = 0
         rng = np.random.default_rng([self.seed, 0x7AB1E])
         self._artwork = render_board(board, self.px_per_mm)
@@ -161,9 +163,14 @@ class SimulatedTable:
         shadow = np.zeros((ch, cw), np.float32)
         sd = self._light["shadow_dir"]
         dx, dy = 1.2 * math.cos(sd), 1.2 * math.sin(sd)
+        offsets = {}
         for space_id in placement:
             s = self.board.space(space_id)
-            centre = (round((s.x - ox + dx) * ppm), round((s.y - oy + dy) * ppm))
+            rho = self.token_offset * self.board.hole_radius * math.sqrt(rng.random())
+            phi = rng.uniform(0, 2 * math.pi)
+            offsets[space_id] = (rho * math.cos(phi), rho * math.sin(phi))
+            tx, ty = s.x + offsets[space_id][0], s.y + offsets[space_id][1]
+            centre = (round((tx - ox + dx) * ppm), round((ty - oy + dy) * ppm))
             cv2.circle(shadow, centre, round(self.board.token_radius * ppm), 1.0, -1)
         dice_boxes_mm = self._place_dice(dice, rng)
         for _, poly in dice_boxes_mm:
@@ -173,7 +180,7 @@ class SimulatedTable:
         shadow = cv2.GaussianBlur(shadow, (k, k), 0)
         canvas = (canvas * (1.0 - 0.35 * shadow[:, :, None])).astype(np.uint8)
         shifted = _ShiftedBoard(self.board, ox, oy)
-        draw_tokens(canvas, shifted.board, placement, ppm)
+        draw_tokens(canvas, shifted.board, placement, ppm, offsets)
         for value, poly in dice_boxes_mm:
             _draw_die(canvas, value, (poly - [ox, oy]) * ppm)
         # camera: board mm -> image, with a little per-frame jitter

@@ -78,6 +78,7 @@ def _run(boards, frames_per_board, seed, progress, factory, per_table, hand_p, c
     timings: dict[str, list[float]] = {}
     mistakes: list[dict] = []
     resolution: list[int] = []
+    missed_hands: list[dict] = []
     per_board: dict[str, dict] = {}
     for b_index, board in enumerate(boards):
         colours = candidate_colours(board)
@@ -87,7 +88,8 @@ def _run(boards, frames_per_board, seed, progress, factory, per_table, hand_p, c
         last = None
         for k in range(frames_per_board):
             if k % per_table == 0:
-                table = factory(board, int(seed) * 1000 + b_index * 100 + k // per_table)
+                t_seed = int(seed) * 1000 + b_index * 100 + k // per_table
+                table = factory(board, t_seed)
                 cal_pl = calibration_placement(board)
                 views = [table.render({}, hand=False)[0], table.render(cal_pl, hand=False)[0]]
                 cal = calibrate(board, [(views[0], {}), (views[1], cal_pl)], config)
@@ -116,6 +118,8 @@ def _run(boards, frames_per_board, seed, progress, factory, per_table, hand_p, c
             if truth.hand:
                 n["hand_frames"] += 1
                 n["hand_flagged"] += int(obs.hand)
+                if not obs.hand and len(missed_hands) < 20:
+                    missed_hands.append({"board": board.name, "frame": k, "table_seed": t_seed})
             else:
                 n["false_hand"] += int(obs.hand)
                 n["clear_frames"] += 1
@@ -180,4 +184,5 @@ def _run(boards, frames_per_board, seed, progress, factory, per_table, hand_p, c
         "threads": cv2.getNumThreads(),
         "per_board": per_board,
         "mistakes": mistakes,
+        "missed_hands": missed_hands,
     }

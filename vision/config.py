@@ -11,6 +11,7 @@ import numpy as np
 class VisionConfig:
     # locate
     detect_scale: float = 0.5  # markers are searched on a frame scaled by this factor
+    track: bool = True  # with a last homography, search only where the markers were
     refine_corners: bool = True  # sub-pixel refinement on the full-size frame
     min_marker_perimeter: float = 0.03  # of the larger image side
     max_marker_error_mm: float = 1.5  # seen marker corners must fit the homography this well

@@ -64,40 +64,90 @@ def _detector_params(config: VisionConfig):
     return params
 
 
-def detect_markers(config: VisionConfig, image: np.ndarray) -> list[Marker]:
-    """All DICT_4X4_50 markers in a BGR or grey frame, corners refined to sub-pixel."""
-    check_frame(image)
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+def _detector(config: VisionConfig):
+    key = (config.min_marker_perimeter,)
+    detector = _DETECTORS.get(key)
+    if detector is None:
+        detector = _ARUCO.ArucoDetector(_dictionary(), _detector_params(config))
+        _DETECTORS[key] = detector
+    return detector
+
+
+def _detect_raw(config: VisionConfig, gray: np.ndarray):
+    """(corners list, ids) at the given image, scaled by config.detect_scale and back."""
     scale = config.detect_scale
     small = gray
     if scale != 1.0:
         small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    key = (config.min_marker_perimeter,)
     if hasattr(_ARUCO, "ArucoDetector"):
-        detector = _DETECTORS.get(key)
-        if detector is None:
-            detector = _ARUCO.ArucoDetector(_dictionary(), _detector_params(config))
-            _DETECTORS[key] = detector
-        corners, ids, _ = detector.detectMarkers(small)
+        corners, ids, _ = _detector(config).detectMarkers(small)
     else:  # pragma: no cover - OpenCV 4.6's functional API
         corners, ids, _ = _ARUCO.detectMarkers(
             small, _dictionary(), parameters=_detector_params(config)
         )
     if ids is None or len(ids) == 0:
+        return [], []
+    pts = [(c.reshape(4, 2).astype(np.float32) + 0.5) / scale - 0.5 for c in corners]
+    return pts, ids.ravel().tolist()
+
+
+def detect_markers(
+    config: VisionConfig,
+    image: np.ndarray,
+    rois: list[tuple[int, int, int, int]] | None = None,
+) -> list[Marker]:
+    """DICT_4X4_50 markers in a BGR or grey frame, corners refined to sub-pixel.
+
+    With `rois` ([(x0, y0, x1, y1), ...] image px) only those windows are searched.
+    """
+    check_frame(image)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    all_pts: list[np.ndarray] = []
+    all_ids: list[int] = []
+    if rois is None:
+        all_pts, all_ids = _detect_raw(config, gray)
+    else:
+        h, w = gray.shape
+        for x0, y0, x1, y1 in rois:
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                continue
+            pts, ids = _detect_raw(config, gray[y0:y1, x0:x1])
+            all_pts += [p + np.array([x0, y0], np.float32) for p in pts]
+            all_ids += ids
+    if not all_ids:
         return []
-    pts = np.concatenate([c.reshape(4, 2) for c in corners]).astype(np.float32)
-    pts = (pts + 0.5) / scale - 0.5  # pixel-centre convention at both sizes
+    pts = np.concatenate(all_pts).astype(np.float32)
     if config.refine_corners:
-        win = max(2, int(round(2.0 / scale)))
+        win = max(2, int(round(2.0 / config.detect_scale)))
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 12, 0.05)
         cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2), (win, win), (-1, -1), crit)
-    found: dict[int, Marker] = {}
-    for i, marker_id in enumerate(ids.ravel().tolist()):
-        if marker_id in found:  # the same id twice: ambiguous, trust neither
-            found[marker_id] = None  # type: ignore[assignment]
+    found: dict[int, Marker | None] = {}
+    for i, marker_id in enumerate(all_ids):
+        corners = pts[4 * i : 4 * i + 4].astype(np.float64)
+        if marker_id in found:
+            prev = found[marker_id]
+            # the same marker seen twice (overlapping windows) is fine; two of them is not
+            if prev is not None and np.abs(prev.corners - corners).max() > 3.0:
+                found[marker_id] = None
             continue
-        found[marker_id] = Marker(int(marker_id), pts[4 * i : 4 * i + 4].astype(np.float64))
+        found[marker_id] = Marker(int(marker_id), corners)
     return [m for m in found.values() if m is not None]
+
+
+def marker_windows(
+    board: Board, to_image: np.ndarray, grow: float = 1.8, pad: int = 12
+) -> list[tuple[int, int, int, int]]:
+    """Image windows where the board's markers should be, given board mm -> image px."""
+    rois = []
+    for square in board.marker_squares().values():
+        sq = np.array([square], np.float64)
+        c = sq[0].mean(0)
+        big = c + grow * (sq[0] - c)
+        p = cv2.perspectiveTransform(big[None], to_image)[0]
+        lo, hi = p.min(0), p.max(0)
+        rois.append((int(lo[0]) - pad, int(lo[1]) - pad, int(hi[0]) + pad, int(hi[1]) + pad))
+    return rois
 
 
 def identify_game(markers: list[Marker], boards: list[Board] | tuple[Board, ...]) -> Board | None:
@@ -126,6 +176,14 @@ def locate(
     markers: list[Marker] | None = None,
 ) -> Location | None:
     """Recognise the game and fit image px -> board mm; None when the board cannot be found."""
+    if markers is None and last_homography is not None and config.track:
+        # tracking: look only where the markers were; a full search if that is not enough
+        to_image = np.linalg.inv(np.asarray(last_homography, np.float64))
+        for candidate in boards:
+            found = detect_markers(config, image, marker_windows(candidate, to_image))
+            if len({m.id for m in found} & set(candidate.marker_ids)) >= 3:
+                markers = found
+                break
     if markers is None:
         markers = detect_markers(config, image)
     board = identify_game(markers, boards)
