@@ -92,6 +92,36 @@ def default_calibration(board: Board) -> Calibration:
     return Calibration(board.name)
 
 
+def _check_consistent(board: Board, empty_samples: dict, colour_samples: dict) -> None:
+    """Refuse to learn from a frame that does not show the placement it was given."""
+    from vision.spaces import candidate_colours, lab_distance
+
+    empties = [v for vals in empty_samples.values() for v in vals]
+    empty_med = np.median(empties, 0) if empties else None
+    for colour, vals in colour_samples.items():
+        vals = np.array(vals, np.float32)
+        med = np.median(vals, 0)
+        stray = lab_distance(vals, med) > 20.0
+        if stray.mean() > 0.2:
+            raise ValueError(
+                f"calibration for {board.name!r}: {int(stray.sum())} of {len(vals)} {colour} "
+                "tokens do not look alike; is the board set up as expected?"
+            )
+        nominal = np.array(palette_lab(colour), np.float32)
+        d_nominal = float(lab_distance(med, nominal))
+        if empty_med is not None and float(lab_distance(med, empty_med)) < d_nominal:
+            raise ValueError(
+                f"calibration for {board.name!r}: the {colour} tokens look like empty spaces; "
+                "is the board set up as expected?"
+            )
+        for other in candidate_colours(board):
+            if other != colour and lab_distance(med, np.array(palette_lab(other))) < d_nominal:
+                raise ValueError(
+                    f"calibration for {board.name!r}: the {colour} tokens look {other}; "
+                    "is the board set up as expected?"
+                )
+
+
 def calibrate(
     board: Board,
     views: list[tuple[np.ndarray, dict[str, str]]],
@@ -129,6 +159,7 @@ def calibrate(
             elif colour in PALETTE:
                 colour_samples[colour].append(samples.lab[i])
     cal = Calibration(board.name)
+    _check_consistent(board, empty_samples, colour_samples)
     if tops:
         cal.top_view = np.median(np.stack(tops), 0).astype(np.uint8)
     for sid, vals in empty_samples.items():
