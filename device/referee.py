@@ -1,0 +1,493 @@
+"""The referee: a state machine driven by observations of the board and by die rolls.
+
+await roll (button, web page, or a die read in the tray) -> await move -> the board settles ->
+`game.infer` -> ruling: legal (apply, announce effects), illegal (announce the clause and wait
+until the board shows the position again), unclear (say which spaces, wait). Passes and other
+forced moves are announced without waiting for the board.
+
+It implements `webui.table.Table`. Every public method takes the lock for a short time and
+never waits on the camera, the GPIO or a web client: rulings are handed to subscribers through
+queues, and the GPIO panel's patterns run on their own threads.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import rules
+from rules import Declare, Inference, Move, Pass, Roll, Verdict
+from webui.table import TableError
+
+from .store import Store
+
+MAX_SUBSCRIBERS_QUEUE = 100
+
+
+class Referee:
+    """One table: the game, its position, its history and the people watching it."""
+
+    def __init__(
+        self,
+        game: rules.Game,
+        *,
+        store: Store | None = None,
+        panel: Any = None,
+        roll_die: Callable[[], int] | None = None,
+        pin: str = "",
+        camera_dice: bool = True,
+        frame_source: Callable[[], bytes | None] | None = None,
+        status_source: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
+        self._lock = threading.RLock()
+        self._game = game
+        self._state = game.initial_state()
+        self._moves: list[Move] = []
+        self._history: list[dict[str, Any]] = []
+        self._ruling: dict[str, Any] | None = None
+        self._subscribers: list[queue.Queue] = []
+        self._store = store
+        self._game_id: int | None = None
+        self.panel = panel
+        self._roll_die = roll_die or (lambda: random.SystemRandom().randint(1, 6))
+        self.pin = pin
+        self.camera_dice = camera_dice
+        self._frame_source = frame_source
+        self._status_source = status_source
+        self._waiting_fix = False  # an illegal ruling is held until the board is put right
+        self._die_armed = True  # a die in the tray counts only after it left or was covered
+        self.resumed = False
+        if store is not None:
+            self._resume_or_start()
+
+    # --- Table protocol: reading ------------------------------------------------------------
+    @property
+    def game(self) -> rules.Game:
+        return self._game
+
+    @property
+    def state(self) -> Any:
+        return self._state
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return self._snapshot()
+
+    def _snapshot(self) -> dict[str, Any]:
+        game, state = self._game, self._state
+        outcome = game.outcome(state)
+        legal = [] if outcome else game.legal_moves(state)
+        return {
+            "game": game.name,
+            "title": game.title,
+            "players": game.players,
+            "options": dict(game.options),
+            "colours": list(game.colours),
+            "to_move": state.to_move,
+            "to_move_colour": game.colours[state.to_move],
+            "actor": getattr(state, "actor", state.to_move),
+            "phase": state.phase,
+            "dice": getattr(state, "dice", 0),
+            "placement": game.placement(state),
+            "ruling": self._ruling,
+            "moves": len(self._moves),
+            "legal": [m.to_json() | {"text": str(m)} for m in legal],
+            "outcome": outcome.to_json() if outcome else None,
+            "waiting_fix": self._waiting_fix,
+            "mode": "camera" if self._frame_source is not None else "manual",
+        }
+
+    def history(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._history)
+
+    def record(self) -> dict[str, Any]:
+        with self._lock:
+            return self._game.record(self._moves)
+
+    def status(self) -> dict[str, Any]:
+        extra = self._status_source() if self._status_source else {}
+        panel = self.panel.status() if self.panel is not None else None
+        return {
+            "camera": extra.get("camera", {"ok": False, "source": "none", "error": None}),
+            "panel": panel,
+        }
+
+    def frame_jpeg(self) -> bytes | None:
+        return self._frame_source() if self._frame_source else None
+
+    # --- subscribers -------------------------------------------------------------------------
+    def subscribe(self) -> queue.Queue:
+        q: queue.Queue = queue.Queue(MAX_SUBSCRIBERS_QUEUE)
+        with self._lock:
+            self._subscribers.append(q)
+        return q
+
+    def unsubscribe(self, q: queue.Queue) -> None:
+        with self._lock:
+            if q in self._subscribers:
+                self._subscribers.remove(q)
+
+    def _publish(self, kind: str, payload: dict[str, Any]) -> None:
+        for q in list(self._subscribers):
+            try:
+                q.put_nowait((kind, payload))
+            except queue.Full:  # a stalled client: drop its oldest news, never block
+                try:
+                    q.get_nowait()
+                    q.put_nowait((kind, payload))
+                except (queue.Empty, queue.Full):
+                    pass
+
+    # --- Table protocol: changing the game --------------------------------------------------
+    def roll(self, source: str = "web", value: int | None = None) -> dict[str, Any]:
+        """Roll the die as the button does (or take the value a camera read from the tray)."""
+        with self._lock:
+            state = self._state
+            rolls = [m for m in self._game.legal_moves(state) if isinstance(m, Roll)]
+            if not rolls:
+                raise TableError(self._why_no_roll())
+            if value is None:
+                if self.panel is not None:
+                    self.panel.show_rolling()
+                value = self._roll_die()
+            move = next((m for m in rolls if m.value == value), None)
+            if move is None:
+                raise TableError(f"a die cannot show {value!r}; allowed: 1 to 6")
+            self._apply(move, source, kind="roll", text=f"{move.colour} rolled {value}")
+            self._auto_forced(source)
+            return self._snapshot()
+
+    def manual_move(self, move: Mapping[str, Any]) -> dict[str, Any]:
+        """A move entered on the page: checked exactly as a move seen by the camera."""
+        try:
+            parsed = self._game.move_from_json(dict(move))
+        except (rules.RecordError, TypeError, ValueError) as exc:
+            raise TableError(f"bad move: {exc}") from None
+        with self._lock:
+            if isinstance(parsed, Roll):
+                raise TableError("use /api/roll to roll the die")
+            if parsed in self._game.legal_moves(self._state):
+                self._apply(parsed, "manual")
+                self._auto_forced("manual")
+            else:
+                verdict = self._game.explain(self._state, parsed)
+                self._rule_illegal(
+                    verdict, spaces=_move_spaces(parsed), source="manual", hold=False
+                )
+            return self._ruling or {}
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last applied move (a roll included); the log keeps both events."""
+        with self._lock:
+            if not self._moves:
+                raise TableError("nothing to undo: no move has been made in this game")
+            undone = self._moves.pop()
+            self._history.pop()
+            self._state = self._game.replay(self._moves)
+            if self._store is not None:
+                self._store.append(self._game_id, "undo", undone.to_json())
+            self._waiting_fix = False
+            self._set_ruling(
+                {
+                    "kind": "undo",
+                    "text": f"undone: {undone}",
+                    "clauses": [],
+                    "effects": [],
+                    "spaces": [],
+                    "fix": "",
+                }
+            )
+            if self.panel is not None:
+                self.panel.clear()
+            return self._snapshot()
+
+    def new_game(self, game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        try:
+            new = rules.get(game, players=players, options=options or {})
+        except rules.RulesError as exc:
+            raise TableError(str(exc)) from None
+        with self._lock:
+            self._start(new)
+            return self._snapshot()
+
+    # --- the camera side ---------------------------------------------------------------------
+    def observe(
+        self,
+        placement: Mapping[str, str] | None,
+        *,
+        dice: list[int] | None = None,
+        hand: bool = False,
+        unclear: tuple[str, ...] = (),
+        reason: str = "",
+    ) -> dict[str, Any] | None:
+        """A stable reading of the board. Returns the ruling it caused, if any."""
+        with self._lock:
+            if hand or placement is None or unclear:
+                if hand or not dice:
+                    self._die_armed = True
+                if unclear and not hand:
+                    return self._rule_unclear(
+                        reason or "cannot read " + ", ".join(unclear), tuple(unclear)
+                    )
+                return None
+            if not dice:
+                self._die_armed = True
+            expected = self._game.canonical(self._game.placement(self._state))
+            seen = self._game.canonical(placement)
+            if self._waiting_fix:
+                if seen == expected:
+                    self._waiting_fix = False
+                    self._set_ruling(
+                        {
+                            "kind": "restored",
+                            "text": "board put right; carry on",
+                            "clauses": [],
+                            "effects": [],
+                            "spaces": [],
+                            "fix": "",
+                        }
+                    )
+                    if self.panel is not None:
+                        self.panel.clear()
+                    return self._ruling
+            if seen == expected:
+                if dice and self.camera_dice and self._die_armed and self._can_roll():
+                    self._die_armed = False
+                    self.roll(source="camera", value=dice[0])
+                    return self._ruling
+                return None
+            inference = self._game.infer(self._state, placement)
+            return self._rule_inference(inference)
+
+    def _rule_inference(self, inference: Inference) -> dict[str, Any] | None:
+        if inference.kind == "legal":
+            self._waiting_fix = False
+            self._apply(inference.move, "camera")
+            self._auto_forced("camera")
+            return self._ruling
+        if inference.kind == "illegal":
+            return self._rule_illegal(
+                inference.verdict, spaces=inference.spaces, source="camera", hold=True
+            )
+        if inference.reason == "nothing has moved yet":
+            return None
+        return self._rule_unclear(inference.reason, inference.spaces)
+
+    # --- internals -----------------------------------------------------------------------------
+    def _can_roll(self) -> bool:
+        return any(isinstance(m, Roll) for m in self._game.legal_moves(self._state))
+
+    def _why_no_roll(self) -> str:
+        phase = self._state.phase
+        if phase == "over":
+            return "the game is over; start a new game to roll again"
+        colour = self._game.colours[getattr(self._state, "actor", self._state.to_move)]
+        return f"not the time to roll: waiting for {colour} to {phase}"
+
+    def _apply(
+        self, move: Move, source: str, kind: str | None = None, text: str | None = None
+    ) -> None:
+        verdict = self._game.explain(self._state, move)
+        self._state = self._game.apply(self._state, move)
+        self._moves.append(move)
+        if self._store is not None:
+            self._store.append(self._game_id, "move", move.to_json(), source)
+        effects = [e.to_json() for e in verdict.effects]
+        kinds = {e["kind"] for e in effects}
+        ruling_kind = kind or (
+            "win" if "win" in kinds else "pass" if isinstance(move, Pass) else "legal"
+        )
+        ruling = {
+            "kind": ruling_kind,
+            "text": text or _sentence(verdict, move),
+            "move": move.to_json(),
+            "move_text": str(move),
+            "clauses": [c.to_json() for c in verdict.clauses],
+            "effects": effects,
+            "spaces": list(_move_spaces(move)),
+            "fix": self._fix_for_captures(verdict),
+            "source": source,
+        }
+        self._history.append(
+            {
+                "n": len(self._moves),
+                "move": move.to_json(),
+                "text": str(move),
+                "ruling": ruling,
+                "placement": self._game.placement(self._state),
+                "to_move": self._state.to_move,
+                "phase": self._state.phase,
+                "dice": getattr(self._state, "dice", 0),
+            }
+        )
+        self._set_ruling(ruling)
+        self._signal(ruling_kind, kinds)
+
+    def _auto_forced(self, source: str) -> None:
+        """Apply passes (and single forced declarations) at once: nothing to wait for."""
+        for _ in range(64):
+            if self._game.outcome(self._state) is not None:
+                return
+            legal = self._game.legal_moves(self._state)
+            if len(legal) == 1 and isinstance(legal[0], Pass | Declare):
+                self._apply(legal[0], source)
+                continue
+            return
+
+    def _signal(self, kind: str, effect_kinds: set[str]) -> None:
+        panel = self.panel
+        if panel is None:
+            return
+        if kind == "win":
+            panel.show_win()
+        elif "extra_turn" in effect_kinds:
+            panel.show_extra_turn()
+        elif kind in ("legal", "pass"):
+            panel.show_legal()
+
+    def _rule_illegal(
+        self, verdict: Verdict | None, spaces: tuple[str, ...], source: str, hold: bool
+    ) -> dict[str, Any]:
+        clauses = [c.to_json() for c in verdict.clauses] if verdict else []
+        reason = verdict.reason if verdict else "that move is not allowed"
+        ruling = {
+            "kind": "illegal",
+            "text": reason,
+            "clauses": clauses,
+            "effects": [],
+            "spaces": list(spaces),
+            "fix": self._fix_text() if hold else "",
+            "source": source,
+        }
+        if ruling != self._ruling:
+            if self._store is not None:
+                self._store.append(self._game_id, "ruling", ruling, source)
+            self._set_ruling(ruling)
+        if hold:
+            self._waiting_fix = True
+            if self.panel is not None:
+                self.panel.show_illegal()
+        return ruling
+
+    def _rule_unclear(self, reason: str, spaces: tuple[str, ...]) -> dict[str, Any] | None:
+        ruling = {
+            "kind": "unclear",
+            "text": reason,
+            "clauses": [],
+            "effects": [],
+            "spaces": list(spaces),
+            "fix": "waiting for a clear view of the board",
+        }
+        if ruling == self._ruling:
+            return None
+        self._set_ruling(ruling)
+        if self.panel is not None and not self._waiting_fix:
+            self.panel.show_unclear()
+        return ruling
+
+    def _fix_text(self) -> str:
+        """What to do to put the board back: 'put the board back as it was: red on t05, ...'."""
+        placement = self._game.placement(self._state)
+        mover = self._game.colours[getattr(self._state, "actor", self._state.to_move)]
+        mine = sorted(s for s, c in placement.items() if c == mover)
+        shown = ", ".join(mine[:6])
+        return f"put the board back as it was ({mover} on {shown}), then make a legal move"
+
+    def _fix_for_captures(self, verdict: Verdict) -> str:
+        colours = self._game.colours
+        return "; ".join(
+            f"put the captured {colours[e.player]} token back in its base"
+            for e in verdict.effects
+            if e.kind == "capture" and e.player is not None
+        )
+
+    def _set_ruling(self, ruling: dict[str, Any]) -> None:
+        ruling = dict(ruling, at=time.time(), moves=len(self._moves))
+        self._ruling = ruling
+        self._publish("ruling", ruling)
+        self._publish("state", self._snapshot())
+
+    def _start(self, game: rules.Game) -> None:
+        self._game = game
+        self._state = game.initial_state()
+        self._moves = []
+        self._history = []
+        self._waiting_fix = False
+        if self._store is not None:
+            self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
+        self._set_ruling(
+            {
+                "kind": "new-game",
+                "text": f"new game of {game.title}",
+                "clauses": [],
+                "effects": [],
+                "spaces": [],
+                "fix": "",
+            }
+        )
+        if self.panel is not None:
+            self.panel.clear()
+        self._auto_forced("referee")
+
+    def _resume_or_start(self) -> None:
+        stored = self._store.latest()
+        if stored is None:
+            self._start(self._game)
+            return
+        game = rules.get(stored.name, players=stored.players, options=stored.options)
+        moves = [game.move_from_json(m) for m in stored.moves]
+        self._game = game
+        self._game_id = stored.id
+        state = game.initial_state()
+        for move in moves:
+            verdict = game.explain(state, move)
+            state = game.apply(state, move)
+            self._moves.append(move)
+            self._history.append(
+                {
+                    "n": len(self._moves),
+                    "move": move.to_json(),
+                    "text": str(move),
+                    "ruling": {
+                        "kind": "legal",
+                        "text": _sentence(verdict, move),
+                        "clauses": [c.to_json() for c in verdict.clauses],
+                        "effects": [e.to_json() for e in verdict.effects],
+                    },
+                    "placement": game.placement(state),
+                    "to_move": state.to_move,
+                    "phase": state.phase,
+                    "dice": getattr(state, "dice", 0),
+                }
+            )
+        self._state = state
+        self.resumed = True
+        self._ruling = {
+            "kind": "resumed",
+            "text": f"resumed {game.title} after {len(moves)} moves",
+            "clauses": [],
+            "effects": [],
+            "spaces": [],
+            "fix": "",
+            "at": time.time(),
+            "moves": len(moves),
+        }
+
+    def resume_text(self) -> str:
+        return self._ruling["text"] if self.resumed and self._ruling else ""
+
+
+def _sentence(verdict: Verdict, move: Move) -> str:
+    parts = [verdict.reason or str(move)]
+    parts += [e.text for e in verdict.effects]
+    return "; ".join(parts)
+
+
+def _move_spaces(move: Move) -> tuple[str, ...]:
+    frm, to = getattr(move, "frm", None), getattr(move, "to", None)
+    return tuple(s for s in (frm, to) if s)

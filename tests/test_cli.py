@@ -1,0 +1,66 @@
+"""The command line contract: games, roll and bench rules print what scripts rely on."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from device.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_every_game_with_options(capsys):
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    games = {g["name"]: g for g in json.loads(out)}
+    assert "aggravation" in games
+    agg = games["aggravation"]
+    assert agg["players"] == [2, 3, 4, 5, 6]
+    assert {o["name"] for o in agg["options"]} >= {"opening", "play", "extra_turn_after_pass"}
+
+
+def test_roll_prints_a_die_value(capsys):
+    seen = set()
+    for _ in range(60):
+        code, out, _ = run(capsys, "roll", "--json")
+        assert code == 0
+        seen.add(json.loads(out)["value"])
+    assert seen <= {1, 2, 3, 4, 5, 6} and len(seen) >= 4
+
+
+def test_bench_rules_prints_figures_as_json(capsys):
+    code, out, _ = run(
+        capsys,
+        "bench",
+        "rules",
+        "--game",
+        "aggravation",
+        "--seconds",
+        "0.2",
+        "--no-compare",
+        "--json",
+    )
+    assert code == 0
+    result = json.loads(out)["results"][0]
+    assert result["game"] == "aggravation" and result["games"] >= 1
+    assert result["moves_per_s"] > 0 and result["games_per_s"] > 0
+    assert result["mean_moves_per_game"] > 50  # a real game takes many moves
+
+
+def test_unknown_game_is_a_clear_error(capsys):
+    code, _, err = run(capsys, "bench", "rules", "--game", "chess", "--json")
+    assert code == 2 and "unknown game 'chess'" in err
+
+
+def test_help_lists_every_contract_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for command in ("games", "demo", "serve", "roll", "print-board", "vision", "bench"):
+        assert command in out

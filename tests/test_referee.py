@@ -1,0 +1,191 @@
+"""The referee loop driven by placements (as the camera reports them) and die rolls."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import rules
+from device.referee import Referee
+from device.store import Store
+from webui.table import TableError
+
+
+class FakePanel:
+    """Records which pattern the referee asked for (the real Panel is tested on mock pins)."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str):
+        if name.startswith("show_") or name == "clear":
+            return lambda: self.calls.append(name)
+        raise AttributeError(name)
+
+    def status(self) -> dict:
+        return {"pattern": self.calls[-1] if self.calls else None}
+
+
+def dice(*values: int):
+    it = itertools.cycle(values)
+    return lambda: next(it)
+
+
+def make(values=(6,), players=4, **options) -> Referee:
+    game = rules.get("aggravation", players=players, options={"opening": "first-seat", **options})
+    return Referee(game, store=Store(":memory:"), panel=FakePanel(), roll_die=dice(*values))
+
+
+def after(ref: Referee, move_text: str) -> dict:
+    """The placement the camera would see after the legal move whose text is given."""
+    game = ref.game
+    move = next(m for m in game.legal_moves(ref.state) if str(m) == move_text)
+    return game.placement(game.apply(ref.state, move))
+
+
+def test_roll_then_camera_move_is_ruled_legal_with_effects():
+    ref = make(values=(6,))
+    ref.roll()
+    ruling = ref.observe(after(ref, "red red-b1->t09 (start)"))
+    assert ruling["kind"] == "legal"
+    assert {e["kind"] for e in ruling["effects"]} == {"start", "extra_turn"}
+    assert "AGG-3.1" in [c["id"] for c in ruling["clauses"]]
+    assert ref.snapshot()["phase"] == "roll" and ref.snapshot()["to_move"] == 0  # AGG-2.1
+    assert ref.panel.calls[-1] == "show_extra_turn"
+
+
+def test_no_move_possible_is_announced_without_waiting_for_the_board():
+    ref = make(values=(3,))
+    snap = ref.roll()
+    assert snap["ruling"]["kind"] == "pass"
+    assert snap["ruling"]["clauses"][0]["id"] == "AGG-7.2"
+    assert snap["to_move"] == 1 and snap["phase"] == "roll"
+
+
+def test_illegal_attempt_is_held_until_the_board_is_put_back():
+    ref = make(values=(6, 3))
+    ref.roll()
+    ref.observe(after(ref, "red red-b1->t09 (start)"))
+    ref.roll()  # a 3: red's started marble may go t09 -> t12
+    before = ref.game.placement(ref.state)
+    wrong = dict(before)
+    del wrong["t09"]
+    wrong["t13"] = "red"  # four holes instead of three
+    ruling = ref.observe(wrong)
+    assert ruling["kind"] == "illegal"
+    assert ruling["clauses"][0]["id"] == "AGG-4.1"
+    assert "put the board back" in ruling["fix"]
+    assert ref.panel.calls[-1] == "show_illegal"
+    assert ref.snapshot()["moves"] == 3  # nothing applied
+    ruling = ref.observe(before)
+    assert ruling["kind"] == "restored"
+    assert ref.panel.calls[-1] == "clear"
+    legal = ref.observe(after(ref, "red t09->t12"))
+    assert legal["kind"] == "legal"
+
+
+def test_unclear_reading_waits_and_names_the_spaces():
+    ref = make(values=(6,))
+    ref.roll()
+    ruling = ref.observe({"t09": "?"} | ref.game.placement(ref.state) | {"t09": "?"})
+    assert ruling["kind"] == "unclear" and ruling["spaces"] == ["t09"]
+    assert ref.snapshot()["moves"] == 1
+    assert ref.panel.calls[-1] == "show_unclear"
+
+
+def test_hand_over_the_board_is_not_a_ruling():
+    ref = make(values=(6,))
+    ref.roll()
+    assert ref.observe(None, hand=True) is None
+    assert ref.snapshot()["moves"] == 1
+
+
+def test_die_read_in_the_tray_rolls_once_per_throw():
+    ref = make(values=(1,))
+    placement = ref.game.placement(ref.state)
+    ref.observe(placement, dice=[6])
+    assert ref.snapshot()["dice"] == 6 and ref.snapshot()["phase"] == "move"
+    ref.observe(after(ref, "red red-b1->t09 (start)"), dice=[6])
+    # the same die still lying in the tray is not a new throw
+    assert ref.snapshot()["phase"] == "roll"
+    ref.observe(ref.game.placement(ref.state), dice=[6])
+    assert ref.snapshot()["phase"] == "roll"
+    ref.observe(ref.game.placement(ref.state), hand=True)  # picked up
+    ref.observe(ref.game.placement(ref.state), dice=[2])
+    assert ref.snapshot()["phase"] == "move" and ref.snapshot()["dice"] == 2
+
+
+def test_roll_out_of_turn_and_bad_moves_are_refused_without_changing_the_game():
+    ref = make(values=(6,))
+    ref.roll()
+    with pytest.raises(TableError, match="not the time to roll"):
+        ref.roll()
+    with pytest.raises(TableError, match="bad move"):
+        ref.manual_move({"kind": "teleport"})
+    ruling = ref.manual_move(
+        {"kind": "step", "player": 0, "colour": "red", "frm": "red-b1", "to": "t20"}
+    )
+    assert ruling["kind"] == "illegal" and ruling["clauses"][0]["id"] == "AGG-3.1"
+    assert ref.snapshot()["moves"] == 1
+
+
+def test_manual_move_undo_and_history():
+    ref = make(values=(6,))
+    ref.roll()
+    ruling = ref.manual_move(
+        {
+            "kind": "step",
+            "player": 0,
+            "colour": "red",
+            "frm": "red-b1",
+            "to": "t09",
+            "route": "start",
+        }
+    )
+    assert ruling["kind"] == "legal"
+    assert [h["text"] for h in ref.history()] == ["red rolls 6", "red red-b1->t09 (start)"]
+    ref.undo()
+    assert ref.snapshot()["phase"] == "move" and ref.snapshot()["moves"] == 1
+    ref.undo()
+    with pytest.raises(TableError, match="nothing to undo"):
+        ref.undo()
+
+
+def test_subscribers_receive_rulings_and_states():
+    ref = make(values=(6,))
+    q = ref.subscribe()
+    ref.roll()
+    kinds = [q.get_nowait()[0] for _ in range(q.qsize())]
+    assert "ruling" in kinds and "state" in kinds
+    ref.unsubscribe(q)
+    assert q.empty()
+
+
+def test_win_is_announced_with_its_clause():
+    game = rules.get("aggravation", players=2, options={"opening": "first-seat"})
+    ref = Referee(game, panel=FakePanel(), roll_die=dice(1))
+    index = game.board.index
+    homes = tuple(sorted(index[f"red-h{j}"] for j in (2, 3, 4)))
+    entry = index["t09"] - 1  # t08: red's HOME entry
+    state = game.initial_state()._replace(pieces=(tuple(sorted((entry, *homes))), (-1, -1, -1, -1)))
+    ref._state = state
+    ref.roll()
+    ruling = ref.observe(after(ref, "red t08->red-h1"))
+    assert ruling["kind"] == "win"
+    assert any(e["kind"] == "win" and e["clause"] == "AGG-8.1" for e in ruling["effects"])
+    assert ref.panel.calls[-1] == "show_win"
+    with pytest.raises(TableError, match="game is over"):
+        ref.roll()
+
+
+def test_new_game_validates_and_keeps_the_old_game_on_error():
+    ref = make(values=(6,))
+    ref.roll()
+    with pytest.raises(TableError, match="players"):
+        ref.new_game("aggravation", 9, {})
+    with pytest.raises(TableError, match="unknown game"):
+        ref.new_game("chess", 2, {})
+    assert ref.snapshot()["moves"] == 1
+    snap = ref.new_game("aggravation", 2, {})
+    assert snap["players"] == 2 and snap["moves"] == 0
