@@ -9,7 +9,7 @@ from rules.geometry import Board, Region, Space
 SEATS = ("red", "blue", "yellow", "green")
 
 
-def cross_board(marker_ids=(0, 1, 2, 3), name="test-cross") -> Board:
+def cross_board(marker_ids=(40, 41, 42, 43), name="test-cross") -> Board:
     """A cross-shaped race board: a track of holes, 4 bases and 4 homes, a dice tray."""
     pitch, size = 16.0, 280.0
     c = size / 2
@@ -113,3 +113,21 @@ def circle_board(marker_ids=(4, 5, 6, 7)) -> Board:
         seat_colours=("white", "black", "red"),
         marker_ids=marker_ids,
     )
+
+
+def game_boards() -> list[Board]:
+    """The real boards of every registered game (their default player count)."""
+    import rules
+
+    return [rules.get(name).board for name in rules.names()]
+
+
+def game_starts() -> dict[str, dict[str, str]]:
+    """Board name -> the placement the camera sees at the start of that game."""
+    import rules
+
+    starts = {}
+    for name in rules.names():
+        game = rules.get(name)
+        starts[game.board.name] = dict(game.placement(game.initial_state()))
+    return starts

@@ -8,14 +8,15 @@ import pytest
 from hardware.artwork import draw_tokens, render_board, to_px
 from hardware.printable import write_board_pdf
 from rules.palette import PALETTE
-from tests.boards import circle_board, cross_board, grid_board
+from tests.boards import circle_board, cross_board, game_boards, grid_board
 from vision.config import DEFAULT_CONFIG
 from vision.locate import detect_markers, locate
 
 
-@pytest.mark.parametrize("make", [cross_board, grid_board, circle_board])
-def test_rendered_board_has_its_markers_at_their_squares(make):
-    board = make()
+@pytest.mark.parametrize(
+    "board", [cross_board(), grid_board(), circle_board(), *game_boards()], ids=lambda b: b.name
+)
+def test_rendered_board_has_its_markers_at_their_squares(board):
     ppm = 3.0
     img = render_board(board, ppm)
     assert img.shape == (round(board.height * ppm), round(board.width * ppm), 3)

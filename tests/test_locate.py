@@ -3,11 +3,11 @@ import numpy as np
 import pytest
 
 from hardware.simtable import SimulatedTable
-from tests.boards import circle_board, cross_board, grid_board
+from tests.boards import circle_board, cross_board, game_boards, grid_board
 from vision.config import DEFAULT_CONFIG
 from vision.locate import detect_markers, identify_game, locate
 
-BOARDS = [cross_board(), grid_board(), circle_board()]
+BOARDS = [cross_board(), grid_board(), circle_board(), *game_boards()]
 
 
 def _max_space_error_mm(board, truth_h, homography):
@@ -17,9 +17,9 @@ def _max_space_error_mm(board, truth_h, homography):
     return float(np.abs(back - pts).max())
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(len(BOARDS) + 2))
 def test_game_recognised_and_homography_accurate(seed):
-    board = BOARDS[seed % 3]
+    board = BOARDS[seed % len(BOARDS)]
     frame, truth = SimulatedTable(board, seed=seed).render({board.spaces[0].id: "red"})
     loc = locate(DEFAULT_CONFIG, frame, BOARDS)
     assert loc is not None and loc.board is board

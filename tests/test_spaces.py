@@ -3,14 +3,14 @@ import pytest
 
 from hardware.simtable import SimulatedTable
 from rules.palette import UNKNOWN
-from tests.boards import circle_board, cross_board, grid_board
+from tests.boards import circle_board, cross_board, game_boards, grid_board
 from vision.bench import calibration_placement, evaluate_simulated
 from vision.calibrate import Calibration, calibrate
 from vision.config import DEFAULT_CONFIG
 from vision.observation import observe
 from vision.spaces import candidate_colours, read_spaces
 
-BOARDS = [cross_board(), grid_board(), circle_board()]
+BOARDS = [cross_board(), grid_board(), circle_board(), *game_boards()]
 
 
 def _calibrated(board, seed):
@@ -30,7 +30,7 @@ def _random_placement(board, rng, density=0.35):
     }
 
 
-@pytest.mark.parametrize("b", range(3))
+@pytest.mark.parametrize("b", range(len(BOARDS)))
 def test_random_placements_read_back_exactly(b):
     board = BOARDS[b]
     table, cal = _calibrated(board, seed=100 + b)

@@ -48,8 +48,15 @@ def evaluate_simulated(
     hand_probability: float = 0.1,
     config: VisionConfig = DEFAULT_CONFIG,
     threads: int = 1,
+    start_placements: dict[str, dict[str, str]] | None = None,
+    calibrate_on_empty: bool = False,
 ) -> dict:
-    """Read `frames_per_board` random placements per board; return the figures as a dict."""
+    """Read `frames_per_board` random placements per board; return the figures as a dict.
+
+    Each simulated table is calibrated as the device does: from one frame of the game's
+    starting placement (`start_placements[board.name]`, else a start-like placement), plus
+    a frame of the empty board when `calibrate_on_empty`.
+    """
     if table_factory is None:
         raise ValueError(
             "evaluate_simulated needs table_factory=(board, seed) -> table, e.g. "
@@ -60,13 +67,15 @@ def evaluate_simulated(
     try:
         return _run(
             list(boards), frames_per_board, seed, progress, table_factory, frames_per_table,
-            hand_probability, config,
+            hand_probability, config, start_placements or {}, calibrate_on_empty,
         )  # fmt: skip
     finally:
         cv2.setNumThreads(old_threads)
 
 
-def _run(boards, frames_per_board, seed, progress, factory, per_table, hand_p, config) -> dict:
+def _run(
+    boards, frames_per_board, seed, progress, factory, per_table, hand_p, config, starts, on_empty
+) -> dict:
     rng = np.random.default_rng(seed)
     total_frames = frames_per_board * len(boards)
     done = 0
@@ -90,9 +99,11 @@ def _run(boards, frames_per_board, seed, progress, factory, per_table, hand_p, c
             if k % per_table == 0:
                 t_seed = int(seed) * 1000 + b_index * 100 + k // per_table
                 table = factory(board, t_seed)
-                cal_pl = calibration_placement(board)
-                views = [table.render({}, hand=False)[0], table.render(cal_pl, hand=False)[0]]
-                cal = calibrate(board, [(views[0], {}), (views[1], cal_pl)], config)
+                cal_pl = starts.get(board.name) or calibration_placement(board)
+                views = [(table.render(cal_pl, hand=False)[0], cal_pl)]
+                if on_empty:
+                    views.append((table.render({}, hand=False)[0], {}))
+                cal = calibrate(board, views, config)
                 last = None
             density = rng.uniform(0.05, 0.5)
             placement = {
