@@ -132,7 +132,8 @@ def calibrate(
 
     `placement` holds the occupied spaces ({} for the empty board). Raises ValueError when a
     frame does not show this board. Spaces never seen empty borrow the median empty reference
-    of spaces of the same kind and owner, then of the same kind, then of the whole board.
+    of spaces of the same kind and owner, then of the same owner (a seat's printed colour),
+    then (unowned spaces) of the same kind, then of the whole board.
     """
     from vision.config import DEFAULT_CONFIG
     from vision.hand import rectify
@@ -168,15 +169,23 @@ def calibrate(
         cal.colours[colour] = tuple(float(x) for x in np.median(vals, 0))
     if cal.empty:
         groups: dict[tuple, list] = defaultdict(list)
+        owners: dict[int, list] = defaultdict(list)
         kinds: dict[str, list] = defaultdict(list)
         for s in board.spaces:
             if s.id in cal.empty:
                 groups[(s.kind, s.owner)].append(cal.empty[s.id])
+                if s.owner is not None:
+                    owners[s.owner].append(cal.empty[s.id])
                 kinds[s.kind].append(cal.empty[s.id])
         everything = list(cal.empty.values())
         for s in board.spaces:
             if s.id not in cal.empty:
-                pool = groups.get((s.kind, s.owner)) or kinds.get(s.kind) or everything
+                pool = (
+                    groups.get((s.kind, s.owner))
+                    or (owners.get(s.owner) if s.owner is not None else None)
+                    or (kinds.get(s.kind) if s.owner is None else None)
+                    or everything
+                )
                 cal.empty[s.id] = tuple(float(x) for x in np.median(pool, 0))
                 cal.borrowed.add(s.id)
         cal.default_empty = tuple(float(x) for x in np.median(everything, 0))
