@@ -1,0 +1,375 @@
+"""Die reader: the value of every die lying on the table in one photo.
+
+Pure functions, numpy + cv2 only. The reader works pip-first:
+
+1. find pip candidates: small dark round blobs with a bright, even surround
+   (:func:`vision.pips.find_pips`);
+2. group pips into faces: pips of one face have the same size and shape (one face is one plane,
+   so its circles all map to the same ellipse), lie within one pip-grid of each other and are
+   joined by bright die body;
+3. check each group against the six canonical pip layouts after undoing the face's
+   perspective (whitening by the pips' common ellipse), which gives the value and a fit error;
+4. among faces of the same die keep the top face: a side face seen from above is foreshortened,
+   so its pips are flatter and smaller than the top face's pips;
+5. attach a confidence and drop readings below ``min_confidence``: no reading is better than a
+   wrong one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.pips import Pip, find_pips
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: the value of its top face, its pixel box and how sure the reader is."""
+
+    value: int  # 1..6, the face pointing up
+    x: int
+    y: int
+    w: int
+    h: int
+    confidence: float  # 0..1
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """How the dice look. Defaults: ordinary white dice with dark pips.
+
+    For coloured dice set ``body_bgr`` and ``pip_bgr`` (approximate colours of the die body and
+    of the pips); the reader then works on the projection of the image onto the body-pip colour
+    axis instead of on brightness, so e.g. white pips on a red die work too.
+    """
+
+    body_bgr: tuple[int, int, int] | None = None  # None: bright (white/ivory) body
+    pip_bgr: tuple[int, int, int] | None = None  # None: dark pips
+    # largest pip radius as a fraction of the image's shorter side
+    max_pip_radius: float = 0.022
+    # smallest pip area in pixels
+    min_pip_area: int = 4
+    # least pip contrast (0..255) against the die body
+    min_pip_contrast: float = 40.0
+    # pip grid half-spacing in pip radii (canonical grid at -a, 0, +a), allowed range
+    spacing: tuple[float, float] = (1.6, 3.4)
+    min_confidence: float = 0.5
+    debug: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+
+# canonical layouts on the grid {-1, 0, 1}^2 (units of the half-spacing a)
+_LAYOUTS: dict[int, np.ndarray] = {
+    1: np.array([[0, 0]], float),
+    2: np.array([[-1, -1], [1, 1]], float),
+    3: np.array([[-1, -1], [0, 0], [1, 1]], float),
+    4: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], float),
+    5: np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], float),
+    6: np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], float),
+}
+# half-size of a face in units of a (pip centres at +-a, face edge at about +-1.85a)
+_FACE_HALF = 1.85
+# largest ratio of squared axes between two pips of one face
+_SHAPE_TOL = 1.7
+_ANGLES = np.deg2rad(np.arange(0.0, 180.0, 2.0))
+
+
+def _check_image(image_bgr: np.ndarray) -> None:
+    if not isinstance(image_bgr, np.ndarray):
+        raise ValueError(f"image must be a numpy array, got {type(image_bgr).__name__}")
+    if image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
+        raise ValueError(f"image must be a non-empty HxW or HxWx3 array, got {image_bgr.shape}")
+    if image_bgr.ndim == 3 and image_bgr.shape[2] not in (3, 4):
+        raise ValueError(f"image must have 3 (BGR) or 4 channels, got {image_bgr.shape[2]}")
+    if min(image_bgr.shape[:2]) < 16:
+        raise ValueError(f"image too small to hold a die: {image_bgr.shape}")
+    if image_bgr.dtype != np.uint8:
+        raise ValueError(f"image must be uint8, got {image_bgr.dtype}")
+
+
+def die_grey(image_bgr: np.ndarray, config: DiceConfig) -> np.ndarray:
+    """Grey image in which the die body is bright and the pips are dark."""
+    img = image_bgr[..., :3] if image_bgr.ndim == 3 else image_bgr
+    if img.ndim == 2:
+        return img
+    if config.body_bgr is None and config.pip_bgr is None:
+        return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    body = np.array(config.body_bgr if config.body_bgr is not None else (255, 255, 255), float)
+    pip = np.array(config.pip_bgr if config.pip_bgr is not None else (0, 0, 0), float)
+    axis = body - pip
+    norm = float(np.dot(axis, axis))
+    if norm < 1.0:
+        raise ValueError("body_bgr and pip_bgr must differ")
+    proj = (img.reshape(-1, 3).astype(np.float32) - pip.astype(np.float32)) @ (
+        axis.astype(np.float32) / norm
+    )
+    return np.clip(proj * 255.0, 0, 255).astype(np.uint8).reshape(img.shape[:2])
+
+
+def read_dice(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:  # noqa: B008
+    """Read every die in a BGR photo; readings below ``config.min_confidence`` are dropped."""
+    return [r for r in read_dice_all(image_bgr, config) if r.confidence >= config.min_confidence]
+
+
+def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:  # noqa: B008
+    """Like :func:`read_dice` but keeps low-confidence readings (marked by their confidence)."""
+    _check_image(image_bgr)
+    grey = die_grey(image_bgr, config)
+    h, w = grey.shape
+    max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
+    pips = find_pips(
+        grey, max_radius=max_r, min_area=config.min_pip_area, min_contrast=config.min_pip_contrast
+    )
+    if not pips:
+        return []
+    groups = _group_faces(grey, pips, config)
+    faces = [f for f in (_fit_face(grey, pips, g, config) for g in groups) if f is not None]
+    faces = _choose_top_faces(faces)
+    out = []
+    for f in faces:
+        x0, y0, x1, y1 = f["box"]
+        x0, y0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
+        x1, y1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+        out.append(DieReading(f["value"], x0, y0, x1 - x0, y1 - y0, float(f["confidence"])))
+    out.sort(key=lambda r: (r.y, r.x))
+    return out
+
+
+def _whitener(cov: np.ndarray) -> np.ndarray:
+    ev, vec = np.linalg.eigh(cov)
+    ev = np.maximum(ev, 1e-6)
+    return vec @ np.diag(ev**-0.5) @ vec.T
+
+
+def _shape_compatible(p: Pip, q: Pip, tol: float = _SHAPE_TOL) -> bool:
+    """Could p and q be circles of the same size on the same plane (same ellipse)?"""
+    wh = _whitener(p.cov())
+    ev = np.linalg.eigvalsh(wh @ q.cov() @ wh.T)
+    return bool(ev[0] > 1.0 / tol and ev[1] < tol and ev[1] / max(ev[0], 1e-6) < tol)
+
+
+def _bright_path(grey: np.ndarray, pipmask: np.ndarray, p: Pip, q: Pip) -> bool:
+    """Is the segment p-q all die body (no darker gap of table between them)?"""
+    d = np.hypot(q.x - p.x, q.y - p.y)
+    n = max(int(d), 2)
+    t = np.linspace(0.0, 1.0, n)
+    xs = np.round(p.x + t * (q.x - p.x)).astype(int)
+    ys = np.round(p.y + t * (q.y - p.y)).astype(int)
+    keep = pipmask[ys, xs] == 0
+    if np.count_nonzero(keep) < 2:
+        return True
+    vals = grey[ys[keep], xs[keep]].astype(np.float32)
+    body = min(p.body, q.body)
+    return float(np.percentile(vals, 5)) >= 0.72 * body
+
+
+def _group_faces(grey: np.ndarray, pips: list[Pip], config: DiceConfig) -> list[list[int]]:
+    n = len(pips)
+    pipmask = np.zeros(grey.shape, np.uint8)
+    for p in pips:
+        cv2.ellipse(
+            pipmask,
+            (int(round(p.x)), int(round(p.y))),
+            (int(np.ceil(p.major * 1.6 + 1)), int(np.ceil(p.minor * 1.6 + 1))),
+            float(np.degrees(p.angle)),
+            0,
+            360,
+            1,
+            -1,
+        )
+    dmax = 2 * np.sqrt(2) * config.spacing[1] * 1.1
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        p = pips[i]
+        for j in range(i + 1, n):
+            q = pips[j]
+            rr = np.sqrt(p.radius * q.radius)
+            dist = np.hypot(p.x - q.x, p.y - q.y)
+            if dist > dmax * max(p.major, q.major):
+                continue
+            if not (0.8 < p.body / max(q.body, 1.0) < 1.25):
+                continue
+            if not _shape_compatible(p, q):
+                continue
+            # whitened distance in pip radii
+            wh = _whitener(0.5 * (p.cov() + q.cov()))
+            wd = np.linalg.norm(wh @ np.array([p.x - q.x, p.y - q.y]))
+            if wd > dmax or dist > dmax * rr * 1.5:
+                continue
+            if not _bright_path(grey, pipmask, p, q):
+                continue
+            a, b = find(i), find(j)
+            if a != b:
+                parent[a] = b
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def _fit_layout(pts: np.ndarray, lay: np.ndarray) -> tuple[float, float, float]:
+    """Fit a layout to whitened, centred points: (a, rms error / a, angle)."""
+    k = len(lay)
+    if k == 1:
+        return 0.0, 0.0, 0.0
+    rms_lay = np.sqrt((lay**2).sum(1).mean())
+    rms_pts = np.sqrt((pts**2).sum(1).mean())
+    a = rms_pts / rms_lay
+    best = (np.inf, 0.0)
+    c, s = np.cos(_ANGLES), np.sin(_ANGLES)
+    # rotate points by -angle into the layout frame, in units of a
+    rx = (pts[:, 0][None, :] * c[:, None] + pts[:, 1][None, :] * s[:, None]) / a
+    ry = (-pts[:, 0][None, :] * s[:, None] + pts[:, 1][None, :] * c[:, None]) / a
+    dx = rx[:, :, None] - lay[None, None, :, 0]
+    dy = ry[:, :, None] - lay[None, None, :, 1]
+    d2 = dx**2 + dy**2
+    nearest = d2.argmin(2)  # angles x points
+    err = d2.min(2).mean(1)
+    for ai in np.argsort(err)[:6]:
+        if len(set(nearest[ai].tolist())) == k:
+            best = (float(err[ai]), float(_ANGLES[ai]))
+            break
+    return float(a), float(np.sqrt(best[0])), best[1]
+
+
+def _sample(grey: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Mean of the 3x3 neighbourhood at each point (points outside the image give -1)."""
+    h, w = grey.shape
+    xi = np.round(xy[:, 0]).astype(int)
+    yi = np.round(xy[:, 1]).astype(int)
+    out = np.full(len(xy), -1.0)
+    ok = (xi >= 1) & (yi >= 1) & (xi < w - 1) & (yi < h - 1)
+    if np.any(ok):
+        acc = np.zeros(int(ok.sum()))
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                acc += grey[yi[ok] + dy, xi[ok] + dx]
+        out[ok] = acc / 9.0
+    return out
+
+
+def _body_check(
+    grey: np.ndarray,
+    ps: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    a: float,
+    ang: float,
+    lay: np.ndarray,
+) -> float:
+    """Fraction of face points without a pip that really are bare die body (0..1).
+
+    For a fitted layout these are the empty positions of the 3x3 pip grid plus points near the
+    face edge; a lone pip (value 1) gets rings around it. Catches missed pips (a five whose
+    centre pip was lost must not read as four) and dark blobs that are not on a die.
+    """
+    body = float(np.median([p.body for p in ps]))
+    inner = float(np.mean([p.body - p.contrast for p in ps]))
+    if len(lay) == 1:
+        t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+        ring = np.stack([np.cos(t), np.sin(t)], 1)
+        face = np.concatenate([ring * 2.0, ring * 2.8, ring * 3.5])
+    else:
+        xs = np.unique(np.concatenate([lay[:, 0], [0.0]]))
+        if len(xs) < 3:
+            xs = np.array([-1.0, 0.0, 1.0])
+        grid = np.array([[x, y] for x in xs for y in (-1.0, 0.0, 1.0)])
+        occupied = (np.abs(grid[:, None, :] - lay[None, :, :]).sum(2) < 1e-6).any(1)
+        empty = grid[~occupied] * a
+        # points between the pips and the face edge
+        edge = np.array([[u, v] for u in (-1.45, 0.0, 1.45) for v in (-1.45, 0.0, 1.45)])
+        edge = edge[np.abs(edge).max(1) > 1.0] * a
+        face = np.concatenate([empty, edge]) if len(empty) else edge
+    c, s = np.cos(ang), np.sin(ang)
+    rot = np.array([[c, -s], [s, c]])
+    xy = centre + (face @ rot.T) @ inv.T
+    vals = _sample(grey, xy)
+    dark = inner + 0.6 * (body - inner)
+    good = (vals > dark) & (vals > 0)
+    return float(np.count_nonzero(good)) / len(vals)
+
+
+def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
+    k = len(idx)
+    if k > 6:
+        return None
+    ps = [pips[i] for i in idx]
+    cov = np.mean([p.cov() for p in ps], axis=0)
+    wh = _whitener(cov)  # image -> face frame, pip radius 1
+    xy = np.array([[p.x, p.y] for p in ps])
+    centre = xy.mean(0)
+    pts = (xy - centre) @ wh.T
+    mid_spacing = float(np.mean(config.spacing))
+    lay = _LAYOUTS[k]
+    a, err, ang = _fit_layout(pts, lay)
+    if k == 6:
+        # on many dice the two columns of a six sit wider apart than the rows
+        for u in (1.15, 1.3):
+            lay_u = lay * np.array([u, 1.0])
+            a_u, err_u, ang_u = _fit_layout(pts, lay_u)
+            if err_u < err:
+                a, err, ang, lay = a_u, err_u, ang_u, lay_u
+    if k == 1:
+        a = mid_spacing
+    elif not (config.spacing[0] <= a <= config.spacing[1]):
+        return None
+    half = _FACE_HALF * a
+    inv = np.linalg.inv(wh)  # face frame (pip radius 1) -> image
+    # box of the face: the face square's circumcircle mapped to the image
+    ext = np.sqrt(np.diag(inv @ inv.T)) * half
+    box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
+    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay)
+    elong = float(np.mean([p.elongation for p in ps]))
+    radius = float(np.mean([p.radius for p in ps]))
+    contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
+    fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
+    fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
+    return {
+        "value": k,
+        "idx": idx,
+        "centre": centre,
+        "a": a,
+        "err": err,
+        "box": box,
+        "elong": elong,
+        "radius": radius,
+        "contrast": contrast,
+        "size": float(np.sqrt(ext[0] * ext[1]) * 2),
+        "confidence": fit_conf,
+    }
+
+
+def _choose_top_faces(faces: list[dict]) -> list[dict]:
+    """Drop side faces: a face near a rounder-pipped face belongs to the same die's side."""
+    keep = []
+    for f in faces:
+        suppressed = False
+        conf = f["confidence"]
+        for g in faces:
+            if g is f:
+                continue
+            d = float(np.linalg.norm(f["centre"] - g["centre"]))
+            if d > 0.9 * (f["size"] + g["size"]):
+                continue
+            more_top = g["elong"] * 1.12 < f["elong"] or g["radius"] ** 2 * 0.75 > f["radius"] ** 2
+            if more_top:
+                suppressed = True
+                break
+            # close neighbour about as top-like: are we even sure which is the top?
+            less_top = f["elong"] * 1.12 < g["elong"] or f["radius"] ** 2 * 0.75 > g["radius"] ** 2
+            if not less_top and d < 0.6 * (f["size"] + g["size"]):
+                conf *= 0.5
+        if not suppressed:
+            f = dict(f)
+            f["confidence"] = conf
+            keep.append(f)
+    return keep
