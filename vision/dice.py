@@ -278,6 +278,7 @@ def _body_check(
         t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
         ring = np.stack([np.cos(t), np.sin(t)], 1)
         face = np.concatenate([ring * 2.0, ring * 2.8, ring * 3.5])
+        edge = face
     else:
         xs = np.unique(np.concatenate([lay[:, 0], [0.0]]))
         if len(xs) < 3:
@@ -293,8 +294,11 @@ def _body_check(
     rot = np.array([[c, -s], [s, c]])
     xy = centre + (face @ rot.T) @ inv.T
     vals = _sample(grey, xy)
-    dark = inner + 0.6 * (body - inner)
-    good = (vals > dark) & (vals > 0)
+    dark = max(inner + 0.75 * (body - inner), 0.8 * body)
+    good = vals > dark
+    n_empty = len(face) - len(edge) if len(lay) > 1 else 0
+    if n_empty and not np.all(good[:n_empty]):
+        return 0.0  # a dark spot where this layout has no pip: a missed pip, not this value
     return float(np.count_nonzero(good)) / len(vals)
 
 
@@ -355,7 +359,7 @@ def _choose_top_faces(faces: list[dict]) -> list[dict]:
         suppressed = False
         conf = f["confidence"]
         for g in faces:
-            if g is f:
+            if g is f or g["confidence"] < 0.3:
                 continue
             d = float(np.linalg.norm(f["centre"] - g["centre"]))
             if d > 0.9 * (f["size"] + g["size"]):

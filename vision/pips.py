@@ -39,11 +39,18 @@ class Pip:
         return r @ np.diag([self.major**2, self.minor**2]) @ r.T
 
 
-def contrast_image(body: np.ndarray, pip: np.ndarray | None) -> np.ndarray:
-    """Grey image where the die body is bright and pips are dark."""
-    if pip is None:
-        return body
-    return body
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill enclosed holes of a 0/1 mask (a pip with a specular highlight is a ring)."""
+    h, w = mask.shape
+    pad = np.zeros((h + 2, w + 2), np.uint8)
+    pad[1:-1, 1:-1] = mask
+    flood = pad.copy()
+    ff = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(flood, ff, (0, 0), 1)
+    holes = flood[1:-1, 1:-1] == 0
+    out = mask.copy()
+    out[holes] = 1
+    return out
 
 
 def find_pips(
@@ -65,6 +72,7 @@ def find_pips(
     # a pip pixel is darker than its surroundings by an absolute and a relative margin
     thr = np.maximum(min_contrast, rel_contrast * closed.astype(np.float32))
     mask = (diff.astype(np.float32) > thr).astype(np.uint8)
+    mask = fill_holes(mask)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = grey.shape
     max_area = np.pi * max_radius**2 * 1.2
@@ -90,7 +98,7 @@ def find_pips(
             continue
         cx, cy = cents[i]
         # surround check: points at ~2 radii around the pip must be bright (die body)
-        r = max(major, 2.0) * 1.8 + 1
+        r = max(major, 2.0) * 1.2 + 1.5
         ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
         px = np.clip(np.round(cx + r * np.cos(ang)).astype(int), 0, w - 1)
         py = np.clip(np.round(cy + r * np.sin(ang)).astype(int), 0, h - 1)
@@ -100,7 +108,7 @@ def find_pips(
         if body < min_body:
             continue
         level = inner + 0.5 * (body - inner)
-        if np.count_nonzero(ring > level) < 9:
+        if np.count_nonzero(ring > level) < 8:
             continue
         pips.append(
             Pip(
