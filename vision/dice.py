@@ -125,7 +125,10 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     if not pips:
         return []
     groups = _group_faces(grey, pips, config)
-    faces = [f for f in (_fit_face(grey, pips, g, config) for g in groups) if f is not None]
+    faces = []
+    for g in groups:
+        faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
+    faces = _merge_faces(grey, pips, faces, config)
     faces = _choose_top_faces(faces)
     out = []
     for f in faces:
@@ -304,7 +307,7 @@ def _body_check(
 
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
-    if k > 6:
+    if k > 6 or k == 0:
         return None
     ps = [pips[i] for i in idx]
     cov = np.mean([p.cov() for p in ps], axis=0)
@@ -312,22 +315,46 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     xy = np.array([[p.x, p.y] for p in ps])
     centre = xy.mean(0)
     pts = (xy - centre) @ wh.T
-    mid_spacing = float(np.mean(config.spacing))
     lay = _LAYOUTS[k]
     a, err, ang = _fit_layout(pts, lay)
     if k == 6:
-        # on many dice the two columns of a six sit wider apart than the rows
-        for u in (1.15, 1.3):
+        # the two columns of a six may sit wider apart than the rows (die design), or closer
+        # (foreshortening)
+        for u in (0.85, 1.15, 1.3, 1.45):
             lay_u = lay * np.array([u, 1.0])
             a_u, err_u, ang_u = _fit_layout(pts, lay_u)
             if err_u < err:
                 a, err, ang, lay = a_u, err_u, ang_u, lay_u
     if k == 1:
-        a = mid_spacing
+        a = float(np.mean(config.spacing))
     elif not (config.spacing[0] <= a <= config.spacing[1]):
         return None
-    half = _FACE_HALF * a
+    a_pips = a  # pip spacing in pip radii
+    if k in (4, 5):
+        # a square layout fixes the face's perspective by itself; this survives motion blur,
+        # which stretches every pip the same way and fools the pip-shape whitening
+        raw = xy - centre
+        wc = _whitener(raw.T @ raw / k)
+        pc = raw @ wc.T
+        scale = np.sqrt((pts**2).sum(1).mean() / max((pc**2).sum(1).mean(), 1e-9))
+        a_c, err_c, ang_c = _fit_layout(pc * scale, lay)
+        # ... but only as a correction: the two frames must nearly agree (a 2x2 block of a
+        # six is a rectangle, which this whitening would square up)
+        sv = np.linalg.svd(wc @ np.linalg.inv(wh), compute_uv=False)
+        if err_c < err and sv[0] / sv[1] < 1.5:
+            wh, a, err, ang = wc * scale, a_c, err_c, ang_c
     inv = np.linalg.inv(wh)  # face frame (pip radius 1) -> image
+    half = _FACE_HALF * a
+    # no other pip may lie on this face
+    c, s = np.cos(ang), np.sin(ang)
+    rot = np.array([[c, -s], [s, c]])
+    others = [q for j, q in enumerate(pips) if j not in set(idx)]
+    if others:
+        oxy = np.array([[q.x, q.y] for q in others]) - centre
+        loc = (oxy @ wh.T) @ rot / a  # face coordinates in units of a
+        inside = np.abs(loc).max(1) < 1.5 if k > 1 else np.hypot(*loc.T) < 1.5
+        if np.any(inside):
+            return None
     # box of the face: the face square's circumcircle mapped to the image
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
@@ -341,7 +368,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "value": k,
         "idx": idx,
         "centre": centre,
-        "a": a,
+        "a": a_pips,
         "err": err,
         "box": box,
         "elong": elong,
@@ -350,6 +377,93 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "size": float(np.sqrt(ext[0] * ext[1]) * 2),
         "confidence": fit_conf,
     }
+
+
+def _line_partitions(xy: np.ndarray) -> list[tuple[list[int], list[int]]]:
+    """Distinct ways to cut a point set in two with a straight line."""
+    seen = set()
+    out = []
+    n = len(xy)
+    for t in np.deg2rad(np.arange(0.0, 180.0, 10.0)):
+        proj = xy @ np.array([np.cos(t), np.sin(t)])
+        order = np.argsort(proj)
+        for cut in range(1, n):
+            a = frozenset(order[:cut].tolist())
+            key = min(a, frozenset(range(n)) - a, key=sorted)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((sorted(a), sorted(set(range(n)) - a)))
+    return out
+
+
+def _split_fit(
+    grey: np.ndarray,
+    pips: list[Pip],
+    idx: list[int],
+    config: DiceConfig,
+    depth: int,
+    cache: dict,
+) -> list[dict]:
+    """Fit a pip group as one face; if it fits badly, try cutting it in two with a line
+    (a top face and a side face, or two touching dice) and keep the best-explained cut."""
+    key = (frozenset(idx), depth)
+    if key in cache:
+        return cache[key]
+    fkey = frozenset(idx)
+    if fkey not in cache:
+        cache[fkey] = _fit_face(grey, pips, idx, config) if len(idx) <= 6 else None
+    face = cache[fkey]
+    ok = face is not None and face["confidence"] >= config.min_confidence
+    if ok or depth == 0 or len(idx) < 2 or len(idx) > 14:
+        cache[key] = [face] if face is not None else []
+        return cache[key]
+    xy = np.array([[pips[i].x, pips[i].y] for i in idx])
+    best: list[dict] = [face] if face is not None else []
+    best_score = face["confidence"] * len(idx) if face is not None else 0.0
+    cap = 6 * 2 ** (depth - 1)  # a part larger than this cannot be cut into faces any more
+    for part_a, part_b in _line_partitions(xy):
+        if len(part_a) > cap or len(part_b) > cap:
+            continue
+        fa = _split_fit(grey, pips, [idx[i] for i in part_a], config, depth - 1, cache)
+        fb = _split_fit(grey, pips, [idx[i] for i in part_b], config, depth - 1, cache)
+        score = sum(f["confidence"] * f["value"] for f in fa + fb)
+        if score > best_score + 1e-9:
+            best, best_score = fa + fb, score
+    cache[key] = best
+    return best
+
+
+def _merge_faces(
+    grey: np.ndarray, pips: list[Pip], faces: list[dict], config: DiceConfig
+) -> list[dict]:
+    """Two small faces close together may be one face cut in two (a blurred four read as two
+    twos): if their pips together fit one face, keep that one face."""
+    faces = list(faces)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(faces)):
+            for j in range(i + 1, len(faces)):
+                f, g = faces[i], faces[j]
+                if f["value"] + g["value"] > 6:
+                    continue
+                d = float(np.linalg.norm(f["centre"] - g["centre"]))
+                if d > 0.5 * (f["size"] + g["size"]):
+                    continue
+                if not all(_shape_compatible(pips[a], pips[b]) for a in f["idx"] for b in g["idx"]):
+                    continue
+                u = _fit_face(grey, pips, sorted(f["idx"] + g["idx"]), config)
+                if u is None or u["confidence"] < config.min_confidence:
+                    continue
+                if u["confidence"] < 0.8 * max(f["confidence"], g["confidence"]):
+                    continue
+                faces = [h for k, h in enumerate(faces) if k not in (i, j)] + [u]
+                changed = True
+                break
+            if changed:
+                break
+    return faces
 
 
 def _choose_top_faces(faces: list[dict]) -> list[dict]:

@@ -6,6 +6,7 @@ Pure numpy + cv2. Used by :mod:`vision.dice`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -34,6 +35,10 @@ class Pip:
 
     def cov(self) -> np.ndarray:
         """2x2 shape matrix (ellipse axes squared) of the pip."""
+        return self._cov
+
+    @cached_property
+    def _cov(self) -> np.ndarray:
         c, s = np.cos(self.angle), np.sin(self.angle)
         r = np.array([[c, -s], [s, c]])
         return r @ np.diag([self.major**2, self.minor**2]) @ r.T
