@@ -56,6 +56,11 @@ class DiceConfig:
     min_pip_contrast: float = 40.0
     # pip grid half-spacing in pip radii (canonical grid at -a, 0, +a), allowed range
     spacing: tuple[float, float] = (1.6, 3.4)
+    # where the camera's nadir (the table point straight below the lens) lies, as fractions
+    # of the image width and height. A die's side faces show on the side facing the nadir.
+    # None: camera tilted forward, nadir far below the image (side faces show below the top).
+    # An overhead camera looking straight down has its nadir near (0.5, 0.5).
+    nadir: tuple[float, float] | None = None
     min_confidence: float = 0.5
     debug: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -129,7 +134,7 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     for g in groups:
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
-    faces = _choose_top_faces(faces)
+    faces = _choose_top_faces(faces, config, (w, h))
     out = []
     for f in faces:
         x0, y0, x1, y1 = f["box"]
@@ -375,6 +380,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "radius": radius,
         "contrast": contrast,
         "size": float(np.sqrt(ext[0] * ext[1]) * 2),
+        "wh": wh,
+        "a_w": a,
+        "body": float(np.median([p.body for p in ps])),
         "confidence": fit_conf,
     }
 
@@ -466,25 +474,55 @@ def _merge_faces(
     return faces
 
 
-def _choose_top_faces(faces: list[dict]) -> list[dict]:
-    """Drop side faces: a face near a rounder-pipped face belongs to the same die's side."""
+def _topness(f: dict) -> float:
+    """How much a face looks like a top face: round, large pips on bright body. A side face
+    seen from above is foreshortened (flatter, smaller pips) and usually more shaded."""
+    return (
+        -np.log(f["elong"]) / 0.12
+        + np.log(max(f["radius"], 0.5) ** 2) / 0.35
+        + np.log(max(f["body"], 1.0)) / 0.08
+    )
+
+
+def _choose_top_faces(faces: list[dict], config: DiceConfig, size: tuple[int, int]) -> list[dict]:
+    """Drop side faces: a face next to a clearly more top-like face is a side of that die.
+
+    Distances are measured in the face's own frame (perspective undone, units of the pip grid
+    half-spacing a): a face edge is 1.85a from its centre, so two top faces of touching dice
+    are at least ~3.7a apart, while a side face sits right against its top face.
+    """
+    margin = 1.5
+    w_pos = 3.0  # topness bonus per face size of offset away from the nadir
+    nadir = None
+    if config.nadir is not None:
+        nadir = np.array([config.nadir[0] * size[0], config.nadir[1] * size[1]])
     keep = []
     for f in faces:
         suppressed = False
         conf = f["confidence"]
+        tf = _topness(f)
         for g in faces:
             if g is f or g["confidence"] < 0.3:
                 continue
-            d = float(np.linalg.norm(f["centre"] - g["centre"]))
-            if d > 0.9 * (f["size"] + g["size"]):
-                continue
-            more_top = g["elong"] * 1.12 < f["elong"] or g["radius"] ** 2 * 0.75 > f["radius"] ** 2
-            if more_top:
+            dv = g["centre"] - f["centre"]
+            d_f = float(np.linalg.norm(f["wh"] @ dv)) / f["a_w"]
+            d_g = float(np.linalg.norm(g["wh"] @ dv)) / g["a_w"]
+            dmin = min(d_f, d_g)
+            dt = _topness(g) - tf
+            # a side face lies between its top face and the nadir
+            mid = 0.5 * (f["centre"] + g["centre"])
+            toward = np.array([0.0, 1.0]) if nadir is None else nadir - mid
+            nrm = float(np.linalg.norm(toward))
+            if nrm > 1e-6:
+                off = float(np.dot(f["centre"] - g["centre"], toward / nrm))
+                dt += w_pos * off / max(0.5 * (f["size"] + g["size"]), 1.0)
+            # in the top face's frame its own side faces are close; in a side face's frame
+            # (stretched to undo its steep foreshortening) they may look far
+            if dt > margin and d_g < 5.5:
                 suppressed = True
                 break
-            # close neighbour about as top-like: are we even sure which is the top?
-            less_top = f["elong"] * 1.12 < g["elong"] or f["radius"] ** 2 * 0.75 > g["radius"] ** 2
-            if not less_top and d < 0.6 * (f["size"] + g["size"]):
+            if dt > -margin and dmin < 3.3:
+                # overlapping faces about as top-like: not sure which one is the top
                 conf *= 0.5
         if not suppressed:
             f = dict(f)
