@@ -54,6 +54,9 @@ class DiceConfig:
     min_pip_area: int = 4
     # least pip contrast (0..255) against the die body
     min_pip_contrast: float = 40.0
+    # pip contrast (body - pip) / body at and above which pips count as sharp; fainter pips
+    # (motion blur, shadow) lower the confidence, down to zero at 0.2 below this
+    sharp_contrast: float = 0.5
     # pip grid half-spacing in pip radii (canonical grid at -a, 0, +a), allowed range
     spacing: tuple[float, float] = (1.6, 3.4)
     # where the camera's nadir (the table point straight below the lens) lies, as fractions
@@ -129,12 +132,13 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     )
     if not pips:
         return []
-    groups = _group_faces(grey, pips, config)
+    pipmask = _pip_mask(grey, pips)
+    groups = _group_faces(grey, pipmask, pips, config)
     faces = []
     for g in groups:
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
-    faces = _choose_top_faces(faces, config, (w, h))
+    faces = _choose_top_faces(faces, config, grey, pipmask)
     out = []
     for f in faces:
         x0, y0, x1, y1 = f["box"]
@@ -158,23 +162,30 @@ def _shape_compatible(p: Pip, q: Pip, tol: float = _SHAPE_TOL) -> bool:
     return bool(ev[0] > 1.0 / tol and ev[1] < tol and ev[1] / max(ev[0], 1e-6) < tol)
 
 
-def _bright_path(grey: np.ndarray, pipmask: np.ndarray, p: Pip, q: Pip) -> bool:
+def _bright_path(
+    grey: np.ndarray,
+    pipmask: np.ndarray,
+    p: tuple[float, float],
+    q: tuple[float, float],
+    body: float,
+    frac: float = 0.72,
+) -> bool:
     """Is the segment p-q all die body (no darker gap of table between them)?"""
-    d = np.hypot(q.x - p.x, q.y - p.y)
+    d = np.hypot(q[0] - p[0], q[1] - p[1])
     n = max(int(d), 2)
     t = np.linspace(0.0, 1.0, n)
-    xs = np.round(p.x + t * (q.x - p.x)).astype(int)
-    ys = np.round(p.y + t * (q.y - p.y)).astype(int)
+    h, w = grey.shape
+    xs = np.clip(np.round(p[0] + t * (q[0] - p[0])).astype(int), 0, w - 1)
+    ys = np.clip(np.round(p[1] + t * (q[1] - p[1])).astype(int), 0, h - 1)
     keep = pipmask[ys, xs] == 0
     if np.count_nonzero(keep) < 2:
         return True
     vals = grey[ys[keep], xs[keep]].astype(np.float32)
-    body = min(p.body, q.body)
-    return float(np.percentile(vals, 5)) >= 0.72 * body
+    return float(np.percentile(vals, 5)) >= frac * body
 
 
-def _group_faces(grey: np.ndarray, pips: list[Pip], config: DiceConfig) -> list[list[int]]:
-    n = len(pips)
+def _pip_mask(grey: np.ndarray, pips: list[Pip]) -> np.ndarray:
+    """Mask of the pips, a little enlarged (their dark rims included)."""
     pipmask = np.zeros(grey.shape, np.uint8)
     for p in pips:
         cv2.ellipse(
@@ -187,6 +198,13 @@ def _group_faces(grey: np.ndarray, pips: list[Pip], config: DiceConfig) -> list[
             1,
             -1,
         )
+    return pipmask
+
+
+def _group_faces(
+    grey: np.ndarray, pipmask: np.ndarray, pips: list[Pip], config: DiceConfig
+) -> list[list[int]]:
+    n = len(pips)
     dmax = 2 * np.sqrt(2) * config.spacing[1] * 1.1
     parent = list(range(n))
 
@@ -213,7 +231,7 @@ def _group_faces(grey: np.ndarray, pips: list[Pip], config: DiceConfig) -> list[
             wd = np.linalg.norm(wh @ np.array([p.x - q.x, p.y - q.y]))
             if wd > dmax or dist > dmax * rr * 1.5:
                 continue
-            if not _bright_path(grey, pipmask, p, q):
+            if not _bright_path(grey, pipmask, (p.x, p.y), (q.x, q.y), min(p.body, q.body)):
                 continue
             a, b = find(i), find(j)
             if a != b:
@@ -357,7 +375,15 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     if others:
         oxy = np.array([[q.x, q.y] for q in others]) - centre
         loc = (oxy @ wh.T) @ rot / a  # face coordinates in units of a
-        inside = np.abs(loc).max(1) < 1.5 if k > 1 else np.hypot(*loc.T) < 1.5
+        same_plane = np.array([_shape_compatible(ps[0], q) for q in others])
+        if k > 1:
+            # face edge at 1.85a; a touching die's pips start about 2.7a out
+            reach = np.where(same_plane, 2.0, 1.5)
+            inside = np.abs(loc).max(1) < reach
+        else:
+            # a lone pip: its face orientation is unknown, use radii (units of the mid a)
+            reach = np.where(same_plane, 2.0, 1.5)
+            inside = np.hypot(*loc.T) < reach
         if np.any(inside):
             return None
     # box of the face: the face square's circumcircle mapped to the image
@@ -369,6 +395,10 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
     fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
+    # faint pips mean motion blur or shadow: other pips of the face may have been lost
+    # (one or two pips have little layout to vouch for them: held to a stricter standard)
+    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.3)
+    fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     return {
         "value": k,
         "idx": idx,
@@ -484,7 +514,9 @@ def _topness(f: dict) -> float:
     )
 
 
-def _choose_top_faces(faces: list[dict], config: DiceConfig, size: tuple[int, int]) -> list[dict]:
+def _choose_top_faces(
+    faces: list[dict], config: DiceConfig, grey: np.ndarray, pipmask: np.ndarray
+) -> list[dict]:
     """Drop side faces: a face next to a clearly more top-like face is a side of that die.
 
     Distances are measured in the face's own frame (perspective undone, units of the pip grid
@@ -495,7 +527,7 @@ def _choose_top_faces(faces: list[dict], config: DiceConfig, size: tuple[int, in
     w_pos = 3.0  # topness bonus per face size of offset away from the nadir
     nadir = None
     if config.nadir is not None:
-        nadir = np.array([config.nadir[0] * size[0], config.nadir[1] * size[1]])
+        nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
     keep = []
     for f in faces:
         suppressed = False
@@ -518,7 +550,14 @@ def _choose_top_faces(faces: list[dict], config: DiceConfig, size: tuple[int, in
                 dt += w_pos * off / max(0.5 * (f["size"] + g["size"]), 1.0)
             # in the top face's frame its own side faces are close; in a side face's frame
             # (stretched to undo its steep foreshortening) they may look far
-            if dt > margin and d_g < 5.5:
+            # beyond 5.5a only if no table or crease separates them (same die, seen low)
+            near = d_g < 5.5 or (
+                d_g < 7.0
+                and _bright_path(
+                    grey, pipmask, f["centre"], g["centre"], min(f["body"], g["body"]), 0.8
+                )
+            )
+            if dt > margin and near:
                 suppressed = True
                 break
             if dt > -margin and dmin < 3.3:
