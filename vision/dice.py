@@ -313,8 +313,10 @@ def _body_check(
         occupied = (np.abs(grid[:, None, :] - lay[None, :, :]).sum(2) < 1e-6).any(1)
         empty = grid[~occupied] * a
         # points between the pips and the face edge
-        edge = np.array([[u, v] for u in (-1.45, 0.0, 1.45) for v in (-1.45, 0.0, 1.45)])
-        edge = edge[np.abs(edge).max(1) > 1.0] * a
+        ex = max(1.0, float(np.abs(lay[:, 0]).max())) + 0.45
+        ey = max(1.0, float(np.abs(lay[:, 1]).max())) + 0.45
+        edge = np.array([[u, v] for u in (-ex, 0.0, ex) for v in (-ey, 0.0, ey)])
+        edge = edge[(np.abs(edge[:, 0]) > 1.0) | (np.abs(edge[:, 1]) > 1.0)] * a
         face = np.concatenate([empty, edge]) if len(empty) else edge
     c, s = np.cos(ang), np.sin(ang)
     rot = np.array([[c, -s], [s, c]])
@@ -325,6 +327,9 @@ def _body_check(
     n_empty = len(face) - len(edge) if len(lay) > 1 else 0
     if n_empty and not np.all(good[:n_empty]):
         return 0.0  # a dark spot where this layout has no pip: a missed pip, not this value
+    if len(lay) > 1:
+        # near the face edge the body may fall off (rounded edges, blur): a looser test
+        good[n_empty:] = vals[n_empty:] > max(inner + 0.6 * (body - inner), 0.7 * body)
     return float(np.count_nonzero(good)) / len(vals)
 
 
@@ -371,21 +376,20 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     # no other pip may lie on this face
     c, s = np.cos(ang), np.sin(ang)
     rot = np.array([[c, -s], [s, c]])
-    others = [q for j, q in enumerate(pips) if j not in set(idx)]
+    members = set(idx)
+    others = [q for j, q in enumerate(pips) if j not in members]
     if others:
         oxy = np.array([[q.x, q.y] for q in others]) - centre
         loc = (oxy @ wh.T) @ rot / a  # face coordinates in units of a
-        same_plane = np.array([_shape_compatible(ps[0], q) for q in others])
-        if k > 1:
-            # face edge at 1.85a; a touching die's pips start about 2.7a out
-            reach = np.where(same_plane, 2.0, 1.5)
-            inside = np.abs(loc).max(1) < reach
-        else:
-            # a lone pip: its face orientation is unknown, use radii (units of the mid a)
-            reach = np.where(same_plane, 2.0, 1.5)
-            inside = np.hypot(*loc.T) < reach
-        if np.any(inside):
+        dist = np.abs(loc).max(1) if k > 1 else np.hypot(loc[:, 0], loc[:, 1])
+        # any pip within 1.5a is on this face; a same-plane pip (same ellipse) within 2a too:
+        # the face edge is at 1.85a and a touching die's pips start about 2.7a out.
+        # (a lone pip's face orientation is unknown: radii, in units of the mid a)
+        if np.any(dist < 1.5):
             return None
+        for j in np.flatnonzero(dist < 2.0):
+            if _shape_compatible(ps[0], others[j]):
+                return None
     # box of the face: the face square's circumcircle mapped to the image
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
@@ -417,22 +421,33 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     }
 
 
-def _line_partitions(xy: np.ndarray) -> list[tuple[list[int], list[int]]]:
-    """Distinct ways to cut a point set in two with a straight line."""
-    seen = set()
-    out = []
+def _line_partitions(xy: np.ndarray) -> list[tuple[float, list[int], list[int]]]:
+    """Distinct ways to cut a point set in two with a straight line, with the widest gap
+    (in pixels) that line leaves between the two sides; widest gap first."""
+    best: dict[frozenset, float] = {}
     n = len(xy)
+    everything = frozenset(range(n))
     for t in np.deg2rad(np.arange(0.0, 180.0, 10.0)):
         proj = xy @ np.array([np.cos(t), np.sin(t)])
         order = np.argsort(proj)
+        gaps = np.diff(proj[order])
         for cut in range(1, n):
-            a = frozenset(order[:cut].tolist())
-            key = min(a, frozenset(range(n)) - a, key=sorted)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append((sorted(a), sorted(set(range(n)) - a)))
+            part = frozenset(order[:cut].tolist())
+            key = min(part, everything - part, key=sorted)
+            if gaps[cut - 1] > best.get(key, -1.0):
+                best[key] = float(gaps[cut - 1])
+    out = [(g, sorted(k), sorted(everything - k)) for k, g in best.items()]
+    out.sort(key=lambda t: -t[0])
     return out
+
+
+def _face_cached(
+    grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig, cache: dict
+) -> dict | None:
+    key = frozenset(idx)
+    if key not in cache:
+        cache[key] = _fit_face(grey, pips, idx, config) if len(idx) <= 6 else None
+    return cache[key]
 
 
 def _split_fit(
@@ -444,25 +459,33 @@ def _split_fit(
     cache: dict,
 ) -> list[dict]:
     """Fit a pip group as one face; if it fits badly, try cutting it in two with a line
-    (a top face and a side face, or two touching dice) and keep the best-explained cut."""
+    (a top face and a side face, or two touching dice) and keep the best-explained cut.
+
+    Only the few cuts with the widest gaps, or whose parts already fit as faces, are
+    followed further, so the search stays small for crowded groups."""
     key = (frozenset(idx), depth)
     if key in cache:
         return cache[key]
-    fkey = frozenset(idx)
-    if fkey not in cache:
-        cache[fkey] = _fit_face(grey, pips, idx, config) if len(idx) <= 6 else None
-    face = cache[fkey]
+    face = _face_cached(grey, pips, idx, config, cache)
     ok = face is not None and face["confidence"] >= config.min_confidence
-    if ok or depth == 0 or len(idx) < 2 or len(idx) > 14:
+    if ok or depth == 0 or len(idx) < 2 or len(idx) > 24:
         cache[key] = [face] if face is not None else []
         return cache[key]
     xy = np.array([[pips[i].x, pips[i].y] for i in idx])
     best: list[dict] = [face] if face is not None else []
     best_score = face["confidence"] * len(idx) if face is not None else 0.0
     cap = 6 * 2 ** (depth - 1)  # a part larger than this cannot be cut into faces any more
-    for part_a, part_b in _line_partitions(xy):
-        if len(part_a) > cap or len(part_b) > cap:
-            continue
+    ranked = []
+    cuts = [c for c in _line_partitions(xy) if len(c[1]) <= cap and len(c[2]) <= cap]
+    for rank, (_gap, part_a, part_b) in enumerate(cuts[:16]):
+        direct = 0.0
+        for part in (part_a, part_b):
+            f = _face_cached(grey, pips, [idx[i] for i in part], config, cache)
+            if f is not None and f["confidence"] >= config.min_confidence:
+                direct += f["confidence"] * f["value"]
+        ranked.append((-direct, rank, part_a, part_b))
+    ranked.sort()
+    for _, _, part_a, part_b in ranked[:4]:
         fa = _split_fit(grey, pips, [idx[i] for i in part_a], config, depth - 1, cache)
         fb = _split_fit(grey, pips, [idx[i] for i in part_b], config, depth - 1, cache)
         score = sum(f["confidence"] * f["value"] for f in fa + fb)
