@@ -150,16 +150,27 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
 
 
 def _whitener(cov: np.ndarray) -> np.ndarray:
-    ev, vec = np.linalg.eigh(cov)
-    ev = np.maximum(ev, 1e-6)
-    return vec @ np.diag(ev**-0.5) @ vec.T
+    """Inverse square root of a 2x2 symmetric positive definite matrix (closed form)."""
+    det = max(float(cov[0, 0] * cov[1, 1] - cov[0, 1] * cov[1, 0]), 1e-12)
+    sd = np.sqrt(det)
+    t = np.sqrt(max(float(cov[0, 0] + cov[1, 1]) + 2.0 * sd, 1e-12))
+    root = (cov + sd * np.eye(2)) / t  # sqrt(cov)
+    return np.array([[root[1, 1], -root[0, 1]], [-root[1, 0], root[0, 0]]]) / sd
+
+
+def _eig2(m: np.ndarray) -> tuple[float, float]:
+    """Eigenvalues (small, large) of a 2x2 symmetric matrix."""
+    tr = float(m[0, 0] + m[1, 1])
+    det = float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])
+    disc = np.sqrt(max(tr * tr / 4.0 - det, 0.0))
+    return tr / 2.0 - disc, tr / 2.0 + disc
 
 
 def _shape_compatible(p: Pip, q: Pip, tol: float = _SHAPE_TOL) -> bool:
     """Could p and q be circles of the same size on the same plane (same ellipse)?"""
-    wh = _whitener(p.cov())
-    ev = np.linalg.eigvalsh(wh @ q.cov() @ wh.T)
-    return bool(ev[0] > 1.0 / tol and ev[1] < tol and ev[1] / max(ev[0], 1e-6) < tol)
+    wh = p.whitener()
+    lo, hi = _eig2(wh @ q.cov() @ wh.T)
+    return bool(lo > 1.0 / tol and hi < tol and hi / max(lo, 1e-6) < tol)
 
 
 def _bright_path(
@@ -214,28 +225,33 @@ def _group_faces(
             i = parent[i]
         return i
 
-    for i in range(n):
-        p = pips[i]
-        for j in range(i + 1, n):
-            q = pips[j]
-            rr = np.sqrt(p.radius * q.radius)
-            dist = np.hypot(p.x - q.x, p.y - q.y)
-            if dist > dmax * max(p.major, q.major):
-                continue
-            if not (0.8 < p.body / max(q.body, 1.0) < 1.25):
-                continue
-            if not _shape_compatible(p, q):
-                continue
-            # whitened distance in pip radii
-            wh = _whitener(0.5 * (p.cov() + q.cov()))
-            wd = np.linalg.norm(wh @ np.array([p.x - q.x, p.y - q.y]))
-            if wd > dmax or dist > dmax * rr * 1.5:
-                continue
-            if not _bright_path(grey, pipmask, (p.x, p.y), (q.x, q.y), min(p.body, q.body)):
-                continue
-            a, b = find(i), find(j)
-            if a != b:
-                parent[a] = b
+    xy = np.array([[p.x, p.y] for p in pips])
+    major = np.array([p.major for p in pips])
+    body = np.array([max(p.body, 1.0) for p in pips])
+    dist_all = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    ratio = body[:, None] / body[None, :]
+    cand = (
+        (dist_all <= dmax * np.maximum(major[:, None], major[None, :]))
+        & (ratio > 0.8)
+        & (ratio < 1.25)
+    )
+    cand = np.triu(cand, 1)
+    for i, j in zip(*np.nonzero(cand), strict=True):
+        p, q = pips[i], pips[j]
+        rr = np.sqrt(p.radius * q.radius)
+        dist = dist_all[i, j]
+        if not _shape_compatible(p, q):
+            continue
+        # whitened distance in pip radii
+        wh = _whitener(0.5 * (p.cov() + q.cov()))
+        wd = np.linalg.norm(wh @ np.array([p.x - q.x, p.y - q.y]))
+        if wd > dmax or dist > dmax * rr * 1.5:
+            continue
+        if not _bright_path(grey, pipmask, (p.x, p.y), (q.x, q.y), min(p.body, q.body)):
+            continue
+        a, b = find(i), find(j)
+        if a != b:
+            parent[a] = b
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)

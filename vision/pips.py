@@ -37,6 +37,16 @@ class Pip:
         """2x2 shape matrix (ellipse axes squared) of the pip."""
         return self._cov
 
+    def whitener(self) -> np.ndarray:
+        """Matrix mapping this pip's ellipse onto the unit circle."""
+        return self._whitener
+
+    @cached_property
+    def _whitener(self) -> np.ndarray:
+        c, s = np.cos(self.angle), np.sin(self.angle)
+        r = np.array([[c, -s], [s, c]])
+        return r @ np.diag([1.0 / self.major, 1.0 / max(self.minor, 1e-6)]) @ r.T
+
     @cached_property
     def _cov(self) -> np.ndarray:
         c, s = np.cos(self.angle), np.sin(self.angle)
