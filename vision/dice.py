@@ -138,7 +138,7 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     for g in groups:
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
-    faces = _choose_top_faces(faces, config, grey, pipmask)
+    faces = _choose_top_faces(faces, config, grey, pips)
     out = []
     for f in faces:
         x0, y0, x1, y1 = f["box"]
@@ -543,6 +543,27 @@ def _merge_faces(
     return faces
 
 
+def _faces_joined(grey: np.ndarray, pips: list[Pip], f: dict, g: dict) -> bool:
+    """Is the segment between two faces' centres bright die body all the way (apart from the
+    two faces' own pips)? Then they are faces of one die; a table gap or the dark crease
+    between two touching dice says two dice."""
+    p, q = f["centre"], g["centre"]
+    n = max(int(np.hypot(*(q - p))), 2)
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    pts = p + t * (q - p)
+    own = [pips[i] for i in f["idx"] + g["idx"]]
+    keep = np.ones(n, bool)
+    for s in own:
+        keep &= np.hypot(pts[:, 0] - s.x, pts[:, 1] - s.y) > 1.6 * s.major + 1.0
+    if np.count_nonzero(keep) < 2:
+        return True
+    h, w = grey.shape
+    xs = np.clip(np.round(pts[keep, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[keep, 1]).astype(int), 0, h - 1)
+    vals = grey[ys, xs].astype(np.float32)
+    return float(np.percentile(vals, 5)) >= 0.8 * min(f["body"], g["body"])
+
+
 def _topness(f: dict) -> float:
     """How much a face looks like a top face: round, large pips on bright body. A side face
     seen from above is foreshortened (flatter, smaller pips) and usually more shaded."""
@@ -554,7 +575,7 @@ def _topness(f: dict) -> float:
 
 
 def _choose_top_faces(
-    faces: list[dict], config: DiceConfig, grey: np.ndarray, pipmask: np.ndarray
+    faces: list[dict], config: DiceConfig, grey: np.ndarray, pips: list[Pip]
 ) -> list[dict]:
     """Drop side faces: a face next to a clearly more top-like face is a side of that die.
 
@@ -590,12 +611,7 @@ def _choose_top_faces(
             # in the top face's frame its own side faces are close; in a side face's frame
             # (stretched to undo its steep foreshortening) they may look far
             # beyond 5.5a only if no table or crease separates them (same die, seen low)
-            near = d_g < 5.5 or (
-                d_g < 7.0
-                and _bright_path(
-                    grey, pipmask, f["centre"], g["centre"], min(f["body"], g["body"]), 0.8
-                )
-            )
+            near = d_g < 5.5 or (d_g < 7.0 and _faces_joined(grey, pips, f, g))
             if dt > margin and near:
                 suppressed = True
                 break
