@@ -159,3 +159,16 @@ def test_real_photos_accuracy():
     assert result["found_right_rate"] >= 0.88, result
     assert result["wrong_value"] <= 2, result
     assert result["false_alarms"] <= 3, result
+
+
+@pytest.mark.parametrize("scale", [0.5, 2.0])
+def test_image_size_does_not_matter(scale):
+    img = table()
+    draw_die(img, 5, (200, 200), 64, 20)
+    draw_die(img, 2, (420, 300), 64, 60)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    readings = read_dice(small)
+    assert sorted(r.value for r in readings) == [2, 5]
+    five = next(r for r in readings if r.value == 5)
+    assert abs(five.x + five.w / 2 - 200 * scale) < 8 * scale

@@ -50,6 +50,10 @@ class DiceConfig:
     pip_bgr: tuple[int, int, int] | None = None  # None: dark pips
     # largest pip radius as a fraction of the image's shorter side
     max_pip_radius: float = 0.022
+    # the image is resized so that its short side lies in this range (pixels)
+    work_size: tuple[int, int] = (480, 720)
+    # pips of a smaller mean radius (pixels, after resizing) are too small to read safely
+    min_pip_radius: float = 2.0
     # smallest pip area in pixels
     min_pip_area: int = 4
     # least pip contrast (0..255) against the die body
@@ -125,6 +129,17 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     """Like :func:`read_dice` but keeps low-confidence readings (marked by their confidence)."""
     _check_image(image_bgr)
     grey = die_grey(image_bgr, config)
+    h0, w0 = grey.shape
+    # work at a 480-640 px short side: small images are enlarged (pips of two or three pixels
+    # are unreadable), large ones reduced (speed; pips stay big enough)
+    scale = 1.0
+    if min(h0, w0) < config.work_size[0]:
+        scale = config.work_size[0] / min(h0, w0)
+    elif min(h0, w0) > config.work_size[1]:
+        scale = config.work_size[1] / min(h0, w0)
+    if scale != 1.0:
+        interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interp)
     h, w = grey.shape
     max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
     pips = find_pips(
@@ -141,9 +156,9 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     faces = _choose_top_faces(faces, config, grey, pips)
     out = []
     for f in faces:
-        x0, y0, x1, y1 = f["box"]
+        x0, y0, x1, y1 = (v / scale for v in f["box"])
         x0, y0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
-        x1, y1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+        x1, y1 = min(w0, int(np.ceil(x1))), min(h0, int(np.ceil(y1)))
         out.append(DieReading(f["value"], x0, y0, x1 - x0, y1 - y0, float(f["confidence"])))
     out.sort(key=lambda r: (r.y, r.x))
     return out
@@ -419,6 +434,8 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
     lo = config.sharp_contrast - (0.2 if k <= 2 else 0.3)
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
+    # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
+    fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
     return {
         "value": k,
         "idx": idx,
