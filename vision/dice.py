@@ -154,6 +154,7 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
     faces = _choose_top_faces(faces, config, grey, pips)
+    faces = _image_consistency(faces)
     out = []
     for f in faces:
         x0, y0, x1, y1 = (v / scale for v in f["box"])
@@ -421,6 +422,20 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         for j in np.flatnonzero(dist < 2.0):
             if _shape_compatible(ps[0], others[j]):
                 return None
+    # a face cut by the image border may hide pips: not readable (but it still shows where
+    # a die is, so it may still outrank that die's side faces)
+    sq = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T
+    corners = centre + sq @ inv.T
+    hh, ww = grey.shape
+    if k == 1:
+        # the lone pip's face may be turned any way: its corners reach 1.85a * sqrt(2)
+        reach_xy = np.sqrt(np.diag(inv @ inv.T)) * half * np.sqrt(2.0)
+        corners = np.array([centre - reach_xy, centre + reach_xy])
+    cut = bool(
+        np.any(corners < -0.5)
+        or np.any(corners[:, 0] > ww - 0.5)
+        or np.any(corners[:, 1] > hh - 0.5)
+    )
     # box of the face: the face square's circumcircle mapped to the image
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
@@ -436,6 +451,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
+    strength = fit_conf  # how strongly this face claims to be a die's top, cut or not
+    if cut:
+        fit_conf = 0.0
     return {
         "value": k,
         "idx": idx,
@@ -451,6 +469,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "a_w": a,
         "body": float(np.median([p.body for p in ps])),
         "confidence": fit_conf,
+        "strength": strength,
     }
 
 
@@ -611,7 +630,7 @@ def _choose_top_faces(
         conf = f["confidence"]
         tf = _topness(f)
         for g in faces:
-            if g is f or g["confidence"] < 0.3:
+            if g is f or g["strength"] < 0.3:
                 continue
             dv = g["centre"] - f["centre"]
             d_f = float(np.linalg.norm(f["wh"] @ dv)) / f["a_w"]
@@ -640,3 +659,32 @@ def _choose_top_faces(
             f["confidence"] = conf
             keep.append(f)
     return keep
+
+
+def _image_consistency(faces: list[dict]) -> list[dict]:
+    """Dice in one photo are seen from about the same elevation and are of one design, so
+    their top faces share pip roundness and pip spacing. A face whose pips are much flatter
+    than the others' is a side face whose top face went unseen (cut by the border, blurred);
+    a face with much tighter spacing is part of a bigger face (one column of a six)."""
+    sure = [f for f in faces if f["confidence"] >= 0.5]
+    if len(sure) < 2:
+        return faces
+    elong = float(np.median([f["elong"] for f in sure]))
+    multi = [f["a"] for f in sure if f["value"] >= 2]
+    a_med = float(np.median(multi)) if len(multi) >= 2 else None
+    out = []
+    for f in faces:
+        conf = f["confidence"]
+        others = [g for g in sure if g is not f]
+        if others:
+            e_ref = float(np.median([g["elong"] for g in others]))
+            if f["elong"] > 1.3 * e_ref and f["elong"] > 1.4:
+                conf *= 0.3
+        if a_med is not None and f["value"] >= 2 and f["a"] < 0.8 * a_med:
+            conf *= 0.3
+        if conf != f["confidence"]:
+            f = dict(f)
+            f["confidence"] = conf
+        out.append(f)
+    del elong
+    return out
