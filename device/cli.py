@@ -77,6 +77,44 @@ def cmd_roll(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The whole pipeline on the simulated table with scripted players; the page stays up."""
+    from .demo import run_demo
+
+    return run_demo(
+        game=args.game,
+        players=args.players,
+        host=args.host,
+        port=args.port,
+        duration=args.duration,
+        pace=args.pace,
+        seed=args.seed,
+        json_summary=args.json,
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The appliance: camera, GPIO panel and web page, resuming the last game."""
+    from .appliance import build, serve
+    from .config import ConfigError, load
+    from .store import StoreError
+
+    try:
+        config = load(args.config)
+        appliance = build(config)
+    except (ConfigError, StoreError) as exc:
+        print(f"boardref: {exc}", file=sys.stderr)
+        return 2
+    referee = appliance.referee
+    if referee.resumed:
+        print(f"boardref: {referee.resume_text()} (game {referee.game.name})")
+    else:
+        print(f"boardref: new game of {referee.game.title} for {referee.game.players} players")
+    print(f"boardref: table page on http://{config.host}:{config.port}/", flush=True)
+    serve(appliance, config.host, config.port, config.threads)
+    return 0
+
+
 def not_yet(args: argparse.Namespace) -> int:
     print(f"boardref {args.command}: {NOT_YET}", file=sys.stderr)
     return 2
@@ -104,9 +142,22 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--json", action="store_true", help='print {"value": N}')
     roll.set_defaults(func=cmd_roll)
 
+    demo = sub.add_parser("demo", help="whole pipeline on the simulated table, web page up")
+    demo.add_argument("--game", default="aggravation", help="which game (see `boardref games`)")
+    demo.add_argument("--players", type=int, default=None, help="number of players")
+    demo.add_argument("--host", default="127.0.0.1", help="address to serve the page on")
+    demo.add_argument("--port", type=int, default=8080, help="web port (0: no web page)")
+    demo.add_argument("--duration", type=float, default=0.0, help="stop after N s (0: never)")
+    demo.add_argument("--pace", type=float, default=1.0, help="seconds per player action")
+    demo.add_argument("--seed", type=int, default=0, help="seed of the scripted players")
+    demo.add_argument("--json", action="store_true", help="print a JSON summary at the end")
+    demo.set_defaults(func=cmd_demo)
+
+    serve = sub.add_parser("serve", help="the appliance: camera, GPIO, web page")
+    serve.add_argument("--config", default=None, help="TOML config file (default: defaults)")
+    serve.set_defaults(func=cmd_serve)
+
     for name, text in (
-        ("demo", "whole pipeline on the simulated table, web page up"),
-        ("serve", "the appliance: camera, GPIO, web page"),
         ("print-board", "printable board with corner markers"),
         ("vision", "read dice or a whole board from photos"),
     ):
