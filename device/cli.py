@@ -8,8 +8,6 @@ import sys
 
 import rules
 
-NOT_YET = "not available in this version yet"
-
 
 def cmd_games(args: argparse.Namespace) -> int:
     """List games, their player counts, options (house rules) and clause counts."""
@@ -64,8 +62,45 @@ def cmd_bench(args: argparse.Namespace) -> int:
             if report.get("ludopy"):
                 print(f"ludopy: {report['ludopy']['turns_per_s']} turns/s")
         return 0
-    print(f"boardref bench {args.what}: {NOT_YET}", file=sys.stderr)
-    return 2
+    if args.what == "vision":
+        from .vision_cli import bench
+
+        report = bench(args.frames, args.seed, progress=True)
+        print(json.dumps(report, indent=2))
+        return 0
+    from .bench_pipeline import run as run_pipeline
+
+    report = run_pipeline(args.game or "aggravation", args.seconds, args.seed)
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+def cmd_vision(args: argparse.Namespace) -> int:
+    from .vision_cli import dice, read_board
+
+    if args.action == "dice":
+        out, failures = dice(args.images)
+        print(json.dumps(out, indent=None if args.json else 2))
+        return 1 if failures else 0
+    if len(args.images) != 1:
+        print("boardref vision read: give exactly one image", file=sys.stderr)
+        return 2
+    try:
+        result = read_board(args.game, args.images[0], args.players)
+    except ValueError as exc:
+        print(f"boardref vision read: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=None if args.json else 2))
+    return 0
+
+
+def cmd_print_board(args: argparse.Namespace) -> int:
+    from hardware.printable import write_board_pdf
+
+    game = rules.get(args.game, players=args.players)
+    path = write_board_pdf(game.board, args.out, paper=args.paper)
+    print(f"boardref: wrote {path} ({game.title}, {args.paper}, true scale)")
+    return 0
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
@@ -115,11 +150,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def not_yet(args: argparse.Namespace) -> int:
-    print(f"boardref {args.command}: {NOT_YET}", file=sys.stderr)
-    return 2
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boardref", description="A table referee for physical board games."
@@ -135,6 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--game", help="only this game")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     bench.add_argument("--no-compare", action="store_true", help="skip the ludopy yardstick")
+    bench.add_argument("--frames", type=int, default=20, help="vision: frames per board")
+    bench.add_argument("--seed", type=int, default=0, help="seed for simulated frames")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.set_defaults(func=cmd_bench)
 
@@ -157,13 +189,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--config", default=None, help="TOML config file (default: defaults)")
     serve.set_defaults(func=cmd_serve)
 
-    for name, text in (
-        ("print-board", "printable board with corner markers"),
-        ("vision", "read dice or a whole board from photos"),
-    ):
-        stub = sub.add_parser(name, help=f"{text} ({NOT_YET})")
-        stub.add_argument("rest", nargs=argparse.REMAINDER)
-        stub.set_defaults(func=not_yet)
+    printer = sub.add_parser("print-board", help="printable board with corner markers (PDF)")
+    printer.add_argument("--game", required=True, help="which game")
+    printer.add_argument("--players", type=int, default=None, help="board for N players")
+    printer.add_argument("--paper", choices=["A3", "A4"], default="A3", help="paper size")
+    printer.add_argument("--out", required=True, help="PDF file to write")
+    printer.set_defaults(func=cmd_print_board)
+
+    vision = sub.add_parser("vision", help="read dice or a whole board from photos")
+    vision.add_argument("action", choices=["dice", "read"])
+    vision.add_argument("images", nargs="+", help="image files")
+    vision.add_argument("--game", default="aggravation", help="read: which game's board")
+    vision.add_argument("--players", type=int, default=None, help="read: players")
+    vision.add_argument("--json", action="store_true", help="compact JSON")
+    vision.set_defaults(func=cmd_vision)
     return parser
 
 

@@ -142,7 +142,8 @@ class Pipeline:
         if obs.homography is not None:
             self._last_h = obs.homography
         dice = []
-        if self.read_dice and obs.homography is not None and not obs.hand:
+        wanted = self.read_dice and self.referee.awaiting_roll()
+        if wanted and obs.homography is not None and not obs.hand:
             dice = read_tray_dice(image, board, obs.homography)
         self.status.timings_ms = dict(obs.timings_ms)
         with self._latest_lock:

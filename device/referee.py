@@ -300,6 +300,11 @@ class Referee:
     def _can_roll(self) -> bool:
         return any(isinstance(m, Roll) for m in self._game.legal_moves(self._state))
 
+    def awaiting_roll(self) -> bool:
+        """True while a die read in the tray would be used (the camera reads dice only then)."""
+        with self._lock:
+            return self.camera_dice and self._can_roll()
+
     def _why_no_roll(self) -> str:
         phase = self._state.phase
         if phase == "over":
