@@ -15,12 +15,12 @@ from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.annotate import annotate
 from vision.calibrate import Calibration, calibrate
 from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
 from vision.tray import read_tray_dice
-
-from vision.annotate import annotate
 
 log = logging.getLogger(__name__)
 
