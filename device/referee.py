@@ -384,7 +384,7 @@ class Referee:
             "clauses": clauses,
             "effects": [],
             "spaces": list(spaces),
-            "fix": self._fix_text() if hold else "",
+            "fix": self._fix_text() if hold else "nothing was changed: make a legal move instead",
             "source": source,
         }
         if ruling != self._ruling:
