@@ -302,6 +302,9 @@ def build_board(arms: int, lane: int) -> Board:
     half = 2.0  # half the arm's width in hole spacings
     corner = half / math.tan(math.pi / arms)
     end = corner + lane + 1
+    # BASE row: beside the arm's outer end, but never further in than two holes past the inner
+    # corner, where it would sit on the neighbouring arm's track (short lanes)
+    base_first = max(end - MARBLES + 1, corner + 2.0)
     width, height, cx, cy = 280.0, 340.0, 140.0, 140.0
     pitch = 14.0
 
@@ -317,7 +320,12 @@ def build_board(arms: int, lane: int) -> Board:
     outline = [
         unit(a, u, v)
         for a in range(arms)
-        for u, v in ((end, half), (end, -half), (end, half + 2.0), (end - MARBLES + 1, half + 2.0))
+        for u, v in (
+            (end, half),
+            (end, -half),
+            (base_first + MARBLES - 1, half + 2.0),
+            (base_first, half + 2.0),
+        )
     ]
     while pitch > 6.0 and any(
         max(abs(x), abs(y)) * pitch > 122.0 or min(abs(x), abs(y)) * pitch > 96.0
@@ -358,7 +366,7 @@ def build_board(arms: int, lane: int) -> Board:
             previous = hole
         for j in range(1, MARBLES + 1):
             spaces.append(
-                Space(f"{colour}-b{j}", "base", *at(arm, end - MARBLES + j, half + 2.0), arm)
+                Space(f"{colour}-b{j}", "base", *at(arm, base_first + j - 1, half + 2.0), arm)
             )
     tray = Region("tray", 44.0, 290.0, 192.0, 44.0)
     return Board(
