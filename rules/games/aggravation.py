@@ -618,7 +618,8 @@ class Aggravation(Game):
         own = state.pieces[actor]
         bits = self._bits
         mask = bits[own[0]] | bits[own[1]] | bits[own[2]] | bits[own[3]]
-        entries = self._opts[actor].get(frm, ()) if frm == BASE or bits[frm] & mask else ()
+        # only from a hole holding one of the actor's marbles (BASE only while one is there)
+        entries = self._opts[actor].get(frm, ()) if frm in own else ()
         for dest, path, candidate in entries[state.dice] if entries else ():  # noqa: B007
             if candidate == move and not path & mask:
                 break
@@ -637,10 +638,11 @@ class Aggravation(Game):
                 break
         return self._end_turn(state, tuple(pieces), passed=False)
 
-    def _from_index(self, actor: int, space_id: str) -> int:
+    def _from_index(self, actor: int, space_id: str) -> int | None:
+        """The hole's index, BASE for the actor's first BASE hole, None when not on the board."""
         if space_id == self._base_ids[actor][0]:
             return BASE
-        return self.board.index[space_id]
+        return self.board.index.get(space_id)
 
     def _end_turn(self, state: AggravationState, pieces: tuple, passed: bool) -> AggravationState:
         if self._side_done(state.actor, pieces):
