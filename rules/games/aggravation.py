@@ -601,7 +601,12 @@ class Aggravation(Game):
         kind = move.__class__
         if phase == "move" and kind is Step:
             return self._apply_step(state, move)
-        if kind is Roll and phase in ("roll", "opening") and move.player == state.to_move:
+        if (
+            kind is Roll
+            and phase in ("roll", "opening")
+            and move.player == state.to_move
+            and move.colour == self.colours[move.player]
+        ):
             if not 1 <= move.value <= 6:
                 self.check(state, move)
             if phase == "opening":
