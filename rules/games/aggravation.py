@@ -800,8 +800,16 @@ class Aggravation(Game):
                 return self._verdict_against(
                     state, "AGG-3.1", f"a marble starts only on a 1 or a 6; the roll is {dice}"
                 )
+            if BASE not in own:
+                return self._verdict_against(
+                    state, "AGG-3.1", f"no {colour} marble is left in BASE to start"
+                )
+            if target in own:
+                return self._verdict_against(
+                    state, "AGG-3.2", f"your own marble is already on START ({to})"
+                )
             return self._verdict_against(
-                state, "AGG-3.2", f"your own marble is already on START ({to})"
+                state, "AGG-3.1", f"a start is written {self._base_ids[actor][0]}->{to}"
             )
         origin = index[frm]
         if origin not in own:
