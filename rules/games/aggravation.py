@@ -479,6 +479,8 @@ class Aggravation(Game):
         track = [index[f"t{k:02d}"] for k in range(1, arms * per_arm + 1)]
         stars = set(track[::per_arm])
         self._stars = stars
+        self._track_holes = track
+        self._trackset = {s: k for k, s in enumerate(track)}  # track hole -> clockwise number
         self._centre = index["ctr"]
         self._start, self._home, self._base_ids, self._home_star = [], [], [], []
         self._opts: list[dict[int, tuple[tuple, ...]]] = []
@@ -841,16 +843,29 @@ class Aggravation(Game):
                 "AGG-6.4",
                 f"a marble leaves the centre only with a 1, onto a star hole; the roll is {dice}",
             )
-        if target in self._home[actor] or (counts == [] and self._overshoots(actor, origin)):
-            if target not in self._route_pos[actor] or counts != [dice]:
-                return self._verdict_against(
-                    state, "AGG-7.1", f"HOME is entered only by exact count; the roll is {dice}"
-                )
+        if target in self._home[actor]:
+            return self._verdict_against(
+                state, "AGG-7.1", f"HOME is entered only by exact count; the roll is {dice}"
+            )
+        ahead = self._track_ahead(origin, target)
+        pos = self._route_pos[actor]
+        if 0 < ahead <= 6 and origin in pos and pos[target] < pos[origin]:
+            last = len(self._trackset) - 1
+            entry = self._ids[next(s for s, i in pos.items() if i == last)]
+            return self._verdict_against(
+                state,
+                "AGG-I.1",
+                f"a {colour} marble turns into HOME after {entry}; it never goes past its START",
+            )
+        if origin in self._stars and self._rides_past_home_star(actor, origin, target, dice):
+            home_star = self._ids[self._home_star[actor]]
+            return self._verdict_against(
+                state, "AGG-6.2", f"the star ride ends at your home star {home_star}"
+            )
         if counts:
             return self._verdict_against(
                 state, "AGG-4.1", f"that is {counts[0]} holes, but the roll is {dice}"
             )
-        pos = self._route_pos[actor]
         if target in pos and origin in pos and pos[target] > pos[origin]:
             steps = pos[target] - pos[origin]
             return self._verdict_against(
@@ -860,9 +875,25 @@ class Aggravation(Game):
             state, "AGG-4.1", f"{frm} to {to} is not a clockwise move along the path"
         )
 
-    def _overshoots(self, actor: int, origin: int) -> bool:
-        pos = self._route_pos[actor]
-        return origin in pos and pos[origin] >= len(pos) - MARBLES - 6
+    def _track_ahead(self, origin: int, target: int) -> int:
+        """Holes clockwise along the track from origin to target; 0 unless both are track."""
+        if origin not in self._trackset or target not in self._trackset:
+            return 0
+        return (self._trackset[target] - self._trackset[origin]) % len(self._trackset)
+
+    def _rides_past_home_star(self, actor: int, origin: int, target: int, dice: int) -> bool:
+        """Whether a star ride from `origin` that ignored the home star would reach `target`."""
+        track = self._track_holes
+        order = [s for s in track if s in self._stars]
+        n = order.index(origin)
+        stars = order[n + 1 :] + order[:n]
+        home = self._home_star[actor]
+        for k in range(1, min(dice, len(stars)) + 1):
+            if home in stars[: k - 1]:
+                at = track.index(stars[k - 1])
+                if track[(at + dice - k) % len(track)] == target:
+                    return True
+        return False
 
     def outcome(self, state: AggravationState) -> Outcome | None:
         if state.phase != "over":
