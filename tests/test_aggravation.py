@@ -1046,3 +1046,37 @@ def test_AGG_4_1_step_from_a_hole_not_on_the_board_is_refused(game):
         assert not game.explain(state, move).legal
         with pytest.raises(IllegalMoveError):
             game.apply(state, move)
+
+
+def test_AGG_3_1_explain_start_with_no_marble_in_base(game):
+    # START is free, so the fault is not AGG-3.2: there is no marble left in BASE to start
+    state = position(game, {"red": ["t20", "t30", "t40", "red-h4"]}, dice=6)
+    verdict = game.explain(state, step(game, "red-b1", "t09", "start"))
+    assert not verdict.legal and clause_ids(verdict) == ["AGG-3.1"]
+
+
+@pytest.mark.parametrize(
+    ("frm", "dice", "to"), [("t07", 6, "t13"), ("t05", 5, "t10"), ("t08", 1, "t09")]
+)
+def test_AGG_I_1_going_past_start_instead_of_home_is_illegal(game, frm, dice, to):
+    state = position(game, {"red": [frm, "t30"]}, dice=dice)
+    inference = game.infer(state, moved(game, state, frm, to))
+    assert inference.kind == "illegal"
+    assert clause_ids(inference.verdict) == ["AGG-I.1"]
+
+
+def test_AGG_6_2_riding_past_the_home_star_is_illegal(game):
+    # red on t43 with a 6 may ride only to t01 (then 5 on to t06); riding on to t15 and 4 more
+    # (t19) would carry it past its home star
+    state = position(game, {"red": ["t43", "t30"]}, dice=6)
+    inference = game.infer(state, moved(game, state, "t43", "t19"))
+    assert inference.kind == "illegal"
+    assert clause_ids(inference.verdict) == ["AGG-6.2"]
+
+
+def test_AGG_4_1_explain_wrong_count_near_home_is_not_a_home_fault(game):
+    # t03 to t05 with a 6 is a wrong count on the path, not a HOME entry
+    state = position(game, {"red": ["t03", "t30"]}, dice=6)
+    inference = game.infer(state, moved(game, state, "t03", "t05"))
+    assert inference.kind == "illegal"
+    assert clause_ids(inference.verdict) == ["AGG-4.1"]
