@@ -684,6 +684,14 @@ class Aggravation(Game):
             if legal:
                 key = "AGG-1.2" if state.phase == "opening" else "AGG-2.2"
                 return Verdict(True, (self.clause(key),), reason=str(move))
+            if move.player != state.to_move or move.colour != self.colours[state.to_move]:
+                return self._verdict_against(
+                    state, "AGG-1.3", f"it is {self.colours[state.to_move]}'s turn to roll"
+                )
+            if state.phase == "declare":
+                return self._verdict_against(
+                    state, "AGG-T.2", f"{move.colour} names the teammate before rolling"
+                )
             return self._verdict_against(state, "AGG-2.2", f"{move.colour} cannot roll now")
         if isinstance(move, Declare):
             if legal:
@@ -694,6 +702,12 @@ class Aggravation(Game):
                 effects = [Effect("pass", "AGG-7.2", f"{move.colour} cannot move and passes")]
                 effects += self._extra_turn_effects(state, passed=True)
                 return Verdict(True, (self.clause("AGG-7.2"),), tuple(effects), str(move))
+            if state.phase != "move":
+                return self._verdict_against(state, "AGG-2.2", "roll the die before passing")
+            if move.player != state.actor or move.colour != self.colours[state.actor]:
+                return self._verdict_against(
+                    state, "AGG-1.3", f"it is {self.colours[state.actor]}'s marbles that move now"
+                )
             return self._verdict_against(
                 state, "AGG-7.3", "a legal move exists, so passing is not allowed"
             )
