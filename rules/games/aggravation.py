@@ -764,7 +764,7 @@ class Aggravation(Game):
                 )
         after = self.apply(state, move)
         if after.phase == "over":
-            win = "AGG-8.1" if len(self.side_of[actor]) == 1 else "AGG-P.3"
+            win = self._win_clause(actor)
             effects.append(Effect("win", win, self._win_text(actor), None, actor))
         else:
             effects += self._extra_turn_effects(state, passed=False)
@@ -912,11 +912,14 @@ class Aggravation(Game):
     def outcome(self, state: AggravationState) -> Outcome | None:
         if state.phase != "over":
             return None
-        side = self.side_of[state.actor]
-        key = "AGG-8.1" if len(side) == 1 else "AGG-P.3"
-        if self.options["play"] == "teams":
-            key = "AGG-T.3"
-        return Outcome(side, self.clause(key), self._win_text(state.actor))
+        actor = state.actor
+        clause = self.clause(self._win_clause(actor))
+        return Outcome(self.side_of[actor], clause, self._win_text(actor))
+
+    def _win_clause(self, p: int) -> str:
+        if len(self.side_of[p]) == 1:
+            return "AGG-8.1"
+        return "AGG-T.3" if self.options["play"] == "teams" else "AGG-P.3"
 
     # What the camera should see ---------------------------------------------------------------
     def placement(self, state: AggravationState) -> dict[str, str]:
