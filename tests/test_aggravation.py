@@ -1080,3 +1080,41 @@ def test_AGG_4_1_explain_wrong_count_near_home_is_not_a_home_fault(game):
     inference = game.infer(state, moved(game, state, "t03", "t05"))
     assert inference.kind == "illegal"
     assert clause_ids(inference.verdict) == ["AGG-4.1"]
+
+
+def test_AGG_1_3_roll_out_of_turn_cites_turn_order(game):
+    state = position(game, phase="roll")
+    verdict = game.explain(state, Roll(1, "blue", 4))
+    assert not verdict.legal and clause_ids(verdict) == ["AGG-1.3"]
+
+
+def test_AGG_2_2_pass_before_rolling_cites_roll_first(game):
+    state = position(game, {"red": ["t20"]}, phase="roll")
+    verdict = game.explain(state, Pass(0, "red"))
+    assert not verdict.legal and clause_ids(verdict) == ["AGG-2.2"]
+
+
+def test_AGG_1_3_pass_by_another_player_cites_turn_order(game):
+    state = position(game, dice=4)
+    verdict = game.explain(state, Pass(1, "blue"))
+    assert not verdict.legal and clause_ids(verdict) == ["AGG-1.3"]
+
+
+def test_AGG_T_2_roll_before_declaring_cites_declare(teams):
+    state = position(
+        teams, {"red": RED_HOME, "yellow": ["t45"], "purple": ["t70"]}, phase="declare"
+    )
+    verdict = teams.explain(state, Roll(0, "red", 3))
+    assert not verdict.legal and clause_ids(verdict) == ["AGG-T.2"]
+
+
+def test_AGG_T_3_winning_move_cites_the_team_win(teams):
+    layout = {
+        "red": RED_HOME,
+        "yellow": ["yellow-h1", "yellow-h2", "yellow-h3", "yellow-h4"],
+        "purple": ["t63", "purple-h2", "purple-h3", "purple-h4"],
+    }
+    state = position(teams, layout, to_move=2, dice=2, actor=4)
+    verdict = teams.explain(state, Step(4, "purple", "t63", "purple-h1"))
+    wins = [e.clause for e in verdict.effects if e.kind == "win"]
+    assert wins == ["AGG-T.3"]
