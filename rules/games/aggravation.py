@@ -27,6 +27,7 @@ import math
 from typing import Any, NamedTuple
 
 from ..clauses import Clause, Effect, Outcome, Verdict
+from ..errors import RecordError
 from ..game import Game
 from ..geometry import Board, Region, Space
 from ..moves import Declare, Move, Pass, Roll, Step
@@ -566,6 +567,49 @@ class Aggravation(Game):
         if len(playing) >= 2:
             return "declare", p
         return "roll", playing[0] if playing else p
+
+    def state_from_json(self, data: Any) -> AggravationState:
+        """A state read back from JSON; RecordError when it could not occur at this table."""
+        state = super().state_from_json(data)
+        problem = self._state_problem(state)
+        if problem:
+            raise RecordError(f"not a state of this {self.name} table: {problem}")
+        return state
+
+    def _state_problem(self, state: AggravationState) -> str:
+        n = self.players
+        to_move, phase, dice, pieces, actor, rolloff = state
+        if phase not in ("opening", "declare", "roll", "move", "over"):
+            return f"unknown phase {phase!r}"
+        for name, seat in (("to_move", to_move), ("actor", actor)):
+            if type(seat) is not int or not 0 <= seat < n:
+                return f"{name} must be a seat 0..{n - 1}, not {seat!r}"
+        if type(dice) is not int or not 0 <= dice <= 6:
+            return f"dice must be 0..6, not {dice!r}"
+        if (phase == "move") != (dice != 0) and phase != "over":
+            return f"dice {dice} does not fit phase {phase!r}"
+        if phase == "opening":
+            if len(rolloff) != n or any(type(r) is not int or not -1 <= r <= 6 for r in rolloff):
+                return f"the opening roll-off needs one value -1..6 per seat, not {rolloff!r}"
+        elif rolloff != ():
+            return "a roll-off outside the opening"
+        if not isinstance(pieces, tuple) or len(pieces) != n:
+            return f"pieces must list {n} seats"
+        seen: set[int] = set()
+        for p, marbles in enumerate(pieces):
+            if not isinstance(marbles, tuple) or len(marbles) != MARBLES:
+                return f"seat {p} must have {MARBLES} marbles, not {marbles!r}"
+            if any(type(s) is not int for s in marbles) or list(marbles) != sorted(marbles):
+                return f"seat {p}'s marbles must be sorted hole numbers, not {marbles!r}"
+            for s in marbles:
+                if s == BASE:
+                    continue
+                if s not in self._route_pos[p] and s != self._centre:
+                    return f"a {self.colours[p]} marble cannot be on hole {s!r}"
+                if s in seen:
+                    return f"two marbles on {self._ids[s]}"
+                seen.add(s)
+        return ""
 
     # Moves ---------------------------------------------------------------------------------
     def legal_moves(self, state: AggravationState) -> list[Move]:
