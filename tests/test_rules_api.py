@@ -487,3 +487,55 @@ def test_partners_sit_opposite(players, play):
 def test_board_to_json_is_plain_data():
     data = json.loads(json.dumps(aggravation().board.to_json()))
     assert len(data["spaces"]) == 56 + 1 + 4 * 8
+
+
+def _bad_states():
+    game = aggravation()
+    good = game.state_to_json(position(game, {"red": ["t05", "ctr"]}, dice=3))
+    yield "five players' pieces", dict(good, pieces=good["pieces"] + [[-1, -1, -1, -1]])
+    yield "three marbles", dict(good, pieces=[[-1, -1, 4]] + good["pieces"][1:])
+    yield "hole 999", dict(good, pieces=[[-1, -1, 4, 999]] + good["pieces"][1:])
+    yield "two on one hole", dict(good, pieces=[[-1, -1, 4, 4]] + good["pieces"][1:])
+    blue_home = game.board.index["blue-h1"]
+    yield "red in blue's HOME", dict(good, pieces=[[-1, -1, -1, blue_home]] + good["pieces"][1:])
+    yield "unsorted", dict(good, pieces=[[4, -1, -1, -1]] + good["pieces"][1:])
+    yield "strings", dict(good, pieces=[["t05", -1, -1, -1]] + good["pieces"][1:])
+    yield "phase", dict(good, phase="dance")
+    yield "to_move", dict(good, to_move=7)
+    yield "actor", dict(good, actor=-1)
+    yield "dice 9", dict(good, dice=9)
+    yield "dice while rolling", dict(good, phase="roll", dice=3)
+    yield "no dice while moving", dict(good, dice=0)
+    yield "bool dice", dict(good, dice=True)
+    yield "rolloff", dict(good, phase="opening", dice=0, rolloff=[1, 2])
+
+
+@pytest.mark.parametrize(("label", "data"), list(_bad_states()), ids=[b[0] for b in _bad_states()])
+def test_state_from_json_rejects_impossible_states(label, data):
+    game = aggravation()
+    with pytest.raises(RecordError):
+        game.state_from_json(json.loads(json.dumps(data)))
+
+
+def test_replay_past_the_end_names_the_move():
+    game = rules.get("aggravation", players=2)
+    _, moves = playout(game, seed=5)
+    record = [m.to_json() for m in moves] + [Roll(0, "red", 3).to_json()]
+    with pytest.raises(RecordError) as info:
+        game.replay(record)
+    assert f"move {len(record)} " in str(info.value)
+
+
+def test_verdicts_inferences_and_descriptions_are_json():
+    game = aggravation()
+    state = position(game, {"red": ["t10"], "blue": ["t13"]}, dice=3)
+    seen = game.placement(state)
+    del seen["t10"]
+    seen["t13"] = "red"
+    inference = game.infer(state, seen)
+    assert inference.kind == "legal"
+    data = json.loads(json.dumps(inference.to_json()))
+    assert data["move"]["to"] == "t13" and data["verdict"]["legal"] is True
+    assert {e["kind"] for e in data["verdict"]["effects"]} == {"capture"}
+    json.dumps(game.describe())
+    json.dumps(game.outcome(game.replay(playout(game, seed=1)[1])).to_json())
