@@ -484,6 +484,7 @@ class Aggravation(Game):
         self._trackset = {s: k for k, s in enumerate(track)}  # track hole -> clockwise number
         self._centre = index["ctr"]
         self._start, self._home, self._base_ids, self._home_star = [], [], [], []
+        self._first_home: list[int] = []  # index of each seat's h1; h1..h4 are consecutive
         self._opts: list[dict[int, tuple[tuple, ...]]] = []
         self._route_pos: list[dict[int, int]] = []
         for p, arm in enumerate(self.arms):
@@ -495,6 +496,10 @@ class Aggravation(Game):
             self._route_pos.append(pos)
             self._start.append(route[0])
             self._home.append(frozenset(route[len(track) :]))
+            self._first_home.append(route[len(track)])
+            # _all_home relies on this: HOME holes numbered above every track hole and the centre
+            assert route[len(track) :] == list(range(route[len(track)], route[len(track)] + 4))
+            assert route[len(track)] > max(index["ctr"], *track)
             self._base_ids.append(tuple(f"{colour}-b{j}" for j in range(1, MARBLES + 1)))
             self._home_star.append(track[arm * per_arm])
             self._opts.append(self._tables(p, route, pos, len(track)))
@@ -556,8 +561,9 @@ class Aggravation(Game):
         return AggravationState(0, phase, 0, pieces, actor, ())
 
     def _all_home(self, p: int, pieces: tuple) -> bool:
-        home = self._home[p]
-        return all(s in home for s in pieces[p])
+        # marbles are sorted and a seat's HOME holes are its highest hole numbers (BASE is -1),
+        # so all four are HOME exactly when the lowest one is at or past h1
+        return pieces[p][0] >= self._first_home[p]
 
     def _turn_start(self, p: int, pieces: tuple) -> tuple[str, int]:
         """(phase, actor) at the start of seat p's turn."""
@@ -657,7 +663,9 @@ class Aggravation(Game):
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.value)
-            return state._replace(phase="move", dice=move.value)
+            return AggravationState(
+                state.to_move, "move", move.value, state.pieces, state.actor, state.rolloff
+            )
         self.check(state, move)  # raises for anything else that is not legal
         if kind is Declare:
             return state._replace(phase="roll", actor=move.teammate)
@@ -705,7 +713,11 @@ class Aggravation(Game):
         return AggravationState(nxt, phase, 0, pieces, actor, ())
 
     def _side_done(self, p: int, pieces: tuple) -> bool:
-        return all(self._all_home(q, pieces) for q in self.side_of[p])
+        first = self._first_home
+        for q in self.side_of[p]:
+            if pieces[q][0] < first[q]:
+                return False
+        return True
 
     def _apply_rolloff(self, state: AggravationState, value: int) -> AggravationState:
         rolls = list(state.rolloff)
