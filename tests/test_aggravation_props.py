@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import rules
 from rules import Declare, Pass, Roll, Step
 from rules.games.aggravation import BASE
+from tests.helpers import route_of, star_of
 
 SEEDS = st.integers(0, 2**32 - 1)
 CONFIGS = {
@@ -156,6 +157,56 @@ def check_illegal_attempt(game, state, moves, rng):
     assert inference.verdict.clauses == verdict.clauses
 
 
+def check_against_reference(game, state, moves):
+    """Legal steps against a hand-written model of the lap (default lane: 14 holes per arm)."""
+    if game.options["lane"] != 4 or state.phase != "move":
+        return
+    actor, dice = state.actor, state.dice
+    colour = game.colours[actor]
+    arms = len(game.board.seat_colours)
+    route = route_of(game.board.seat_colours.index(colour), arms)
+    laps = 14 * arms
+    stars = [s for s in route[:laps] if s in {star_of(a) for a in range(arms)}]
+    ids = game.board.ids()
+    own = {ids[s] for s in state.pieces[actor] if s != BASE}
+    steps = [m for m in moves if isinstance(m, Step)]
+    for m in steps:
+        if m.route == "start":
+            assert dice in (1, 6) and m.frm == f"{colour}-b1" and m.to == route[0]
+        elif m.route == "":
+            i = route.index(m.frm)
+            assert route[i + dice] == m.to
+            assert not own & set(route[i + 1 : i + dice + 1])
+        elif m.route == "centre":
+            assert m.to == "ctr"
+            if m.frm in stars:
+                assert dice == 1
+            else:
+                i = route.index(m.frm)
+                assert i + dice - 1 < laps and route[i + dice - 1] in stars
+        elif m.route == "centre exit":
+            assert m.frm == "ctr" and dice == 1 and m.to in stars
+        else:
+            assert m.route == "star" and m.frm in stars
+            ahead = stars[stars.index(m.frm) + 1 :]  # never past the home star, the last one
+            reached = {route[route.index(star) + dice - k] for k, star in enumerate(ahead, 1)}
+            assert m.to in reached, m
+    # completeness for the plain moves and starts
+    for s in state.pieces[actor]:
+        if s == BASE:
+            if dice in (1, 6) and route[0] not in own:
+                assert Step(actor, colour, f"{colour}-b1", route[0], "start") in steps
+            continue
+        frm = ids[s]
+        if frm == "ctr":
+            continue
+        i = route.index(frm)
+        if i + dice < len(route) and not own & set(route[i + 1 : i + dice + 1]):
+            assert Step(actor, colour, frm, route[i + dice]) in steps
+    if not steps:
+        assert moves == [Pass(actor, colour)]
+
+
 def check_turn_order(game, state, move, after):
     if after.phase == "over" or state.phase not in ("move",):
         return
@@ -194,6 +245,7 @@ def run(game, seed, check_infer=True, max_moves=20000):
         if state.phase == "move" and check_infer:
             check_illegal_attempt(game, state, moves, rng)
         assert json.dumps(game.state_to_json(state)) == snapshot, "apply never mutates its input"
+        check_against_reference(game, state, moves)
         move = moves[int(rng.random() * len(moves))]
         after = game.apply(state, move)
         check_turn_order(game, state, move, after)
