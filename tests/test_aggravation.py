@@ -1118,3 +1118,21 @@ def test_AGG_T_3_winning_move_cites_the_team_win(teams):
     verdict = teams.explain(state, Step(4, "purple", "t63", "purple-h1"))
     wins = [e.clause for e in verdict.effects if e.kind == "win"]
     assert wins == ["AGG-T.3"]
+
+
+def test_AGG_4_1_illegal_move_error_names_move_position_and_clause(game):
+    state = position(game, {"red": ["t10"]}, dice=3)
+    move = step(game, "t10", "t14")
+    with pytest.raises(IllegalMoveError) as info:
+        game.apply(state, move)
+    assert info.value.move == move and info.value.state == state
+    message = str(info.value)
+    assert "t10->t14" in message and "AGG-4.1" in message
+
+
+def test_AGG_1_3_infer_other_marble_vanished_is_unclear(game):
+    state = position(game, {"red": ["t10"], "blue": ["t30"]}, dice=3)
+    seen = game.placement(state)
+    del seen["t30"]
+    inference = game.infer(state, seen)
+    assert inference.kind == "unclear" and "t30" in inference.spaces
