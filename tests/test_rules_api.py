@@ -539,3 +539,16 @@ def test_verdicts_inferences_and_descriptions_are_json():
     assert {e["kind"] for e in data["verdict"]["effects"]} == {"capture"}
     json.dumps(game.describe())
     json.dumps(game.outcome(game.replay(playout(game, seed=1)[1])).to_json())
+
+
+@pytest.mark.parametrize(("label", "game"), BOARDS, ids=[b[0] for b in BOARDS])
+def test_base_rows_sit_beside_their_own_start(label, game):
+    board = game.board
+    starts = {s.owner: s for s in board.spaces if s.kind == "start"}
+    for arm, colour in enumerate(board.seat_colours):
+        for j in range(1, 5):
+            hole = board.space(f"{colour}-b{j}")
+            nearest = min(
+                starts, key=lambda a: math.dist((hole.x, hole.y), (starts[a].x, starts[a].y))
+            )
+            assert nearest == arm, (hole.id, nearest)
