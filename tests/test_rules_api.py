@@ -178,7 +178,7 @@ def test_step_route_defaults_when_missing():
         ([1, 2], ["JSON object", "list"]),
         ("roll", ["JSON object", "str"]),
         ({"player": 0, "colour": "red", "value": 3}, ["unknown move kind", "None"]),
-        ({"kind": "teleport", "player": 0, "colour": "red"}, ["unknown move kind", "'jump'"]),
+        ({"kind": "teleport", "player": 0, "colour": "red"}, ["unknown move kind", "'teleport'"]),
         ({"kind": 3, "player": 0}, ["unknown move kind", "3"]),
         ({"kind": "roll", "player": 0, "colour": "red"}, ["missing", "value"]),
         ({"kind": "step", "player": 0, "colour": "red", "to": "t02"}, ["missing", "frm"]),
