@@ -597,7 +597,7 @@ def test_AGG_6_4_not_onto_own_marble(game):
 
 @pytest.mark.parametrize(
     ("frm", "dice", "to"),
-    [("t06", 3, "red-h1"), ("t06", 6, "red-h4"), ("t08", 1, "red-h1"), ("red-h1", 2, "red-h3")],
+    [("t06", 3, "red-h1"), ("t06", 6, "red-h4"), ("t08", 1, "red-h1")],
 )
 def test_AGG_7_1_home_by_exact_count(game, frm, dice, to):
     state = position(game, {"red": [frm]}, dice=dice)
@@ -605,6 +605,23 @@ def test_AGG_7_1_home_by_exact_count(game, frm, dice, to):
     verdict = game.explain(state, step(game, frm, to))
     assert "AGG-7.1" in clause_ids(verdict)
     assert "home" in [e.kind for e in verdict.effects]
+
+
+def test_AGG_I_4_moving_inside_home_by_exact_count(game):
+    """AGG-I.4: by default a marble in HOME may move further in, by exact count."""
+    state = position(game, {"red": ["red-h1"]}, dice=2)
+    assert destinations(game, state, "red-h1") == {"red-h3"}
+    verdict = game.explain(state, step(game, "red-h1", "red-h3"))
+    assert "AGG-I.4" in clause_ids(verdict)
+    assert "home" not in [e.kind for e in verdict.effects]  # it was already safe
+
+
+def test_AGG_I_4_house_rule_marbles_in_home_stay_put():
+    """AGG-I.4 off: a marble in HOME never moves again, so it is never forced to."""
+    strict = rules.get("aggravation", players=4, options={"home_moves": False})
+    state = position(strict, {"red": ["red-h1"]}, dice=2)
+    assert destinations(strict, state, "red-h1") == set()
+    assert [str(m) for m in strict.legal_moves(state)] == ["red passes"]
 
 
 def test_AGG_7_1_figure_4(game):

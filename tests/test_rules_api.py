@@ -135,6 +135,7 @@ def test_options_default_and_overlay():
         "extra_turn_after_pass": True,
         "play": "individual",
         "board": "auto",
+        "home_moves": True,
         "lane": 3,
     }
 

@@ -156,8 +156,8 @@ CLAUSES = (
     Clause(
         "AGG-7.1",
         "HOME by exact count",
-        "A marble enters HOME, and moves inside HOME, only by exact count; a roll too large "
-        "for that marble means it cannot move.",
+        "A marble enters HOME only by exact count; a roll too large for that marble means it "
+        "cannot move.",
         "Getting Home Safe",
     ),
     Clause(
@@ -202,6 +202,15 @@ CLAUSES = (
         "still in the hand of its owner, and reminds the table to put it back.",
         "Getting Aggravated",
         interpretation=True,
+    ),
+    Clause(
+        "AGG-I.4",
+        "Moving inside HOME",
+        "A marble already in HOME may move further in by exact count, without jumping your own "
+        "marbles; like any move, it is compulsory when it is the only one.",
+        "Getting Home Safe",
+        interpretation=True,
+        option="home_moves",
     ),
     Clause(
         "AGG-P.1",
@@ -276,6 +285,13 @@ OPTIONS = (
         ("auto", "four", "six"),
         "Which printed board: four arms (up to 4 players), six arms (up to 6).",
         None,
+    ),
+    Option(
+        "home_moves",
+        True,
+        (True, False),
+        "Whether a marble already in HOME may move further into HOME.",
+        "AGG-I.4",
     ),
     Option(
         "lane",
@@ -526,9 +542,10 @@ class Aggravation(Game):
         )
         for space, i in pos.items():
             by_die = []
+            settled = i >= laps and not self.options["home_moves"]
             for d in range(7):
                 options = []
-                if d and i + d < len(route):
+                if d and i + d < len(route) and not settled:
                     options.append(entry(space, route[i + d], route[i + 1 : i + d], ""))
                 if d and i < laps and i + d - 1 < laps and route[i + d - 1] in self._stars:
                     options.append(entry(space, self._centre, route[i + 1 : i + d], "centre"))
@@ -799,10 +816,13 @@ class Aggravation(Game):
         else:
             clauses.append("AGG-4.1")
         if dest in self._home[actor]:
-            clauses.append("AGG-7.1")
-            effects.append(
-                Effect("home", "AGG-7.1", f"{move.colour} marble safe in HOME", move.to, actor)
-            )
+            if self.board.index[move.frm] in self._home[actor]:
+                clauses.append("AGG-I.4")
+            else:
+                clauses.append("AGG-7.1")
+                effects.append(
+                    Effect("home", "AGG-7.1", f"{move.colour} marble safe in HOME", move.to, actor)
+                )
         for q, theirs in enumerate(state.pieces):
             if q != actor and dest in theirs:
                 key = "AGG-3.3" if move.route == "start" else "AGG-5.1"
