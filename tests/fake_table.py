@@ -36,6 +36,9 @@ class FakeTable(Referee):
             roll_die=lambda: rng.randrange(6) + 1,
             pin=pin,
             frame_source=lambda: self._frame,
+            status_source=lambda: {
+                "camera": {"ok": self._frame is not None, "source": "test frame", "error": None}
+            },
             panel=Panel(PanelConfig(tempo=0.2), pin_factory=self.pin_factory),
         )
         self._frame = frame
