@@ -280,9 +280,11 @@ class Referee:
                     return self._ruling
                 return None
             inference = self._game.infer(self._state, placement)
-            return self._rule_inference(inference)
+            return self._rule_inference(inference, placement)
 
-    def _rule_inference(self, inference: Inference) -> dict[str, Any] | None:
+    def _rule_inference(
+        self, inference: Inference, seen: Mapping[str, str]
+    ) -> dict[str, Any] | None:
         if inference.kind == "legal":
             self._waiting_fix = False
             self._apply(inference.move, "camera")
@@ -290,7 +292,7 @@ class Referee:
             return self._ruling
         if inference.kind == "illegal":
             return self._rule_illegal(
-                inference.verdict, spaces=inference.spaces, source="camera", hold=True
+                inference.verdict, spaces=inference.spaces, source="camera", hold=True, seen=seen
             )
         if inference.reason == "nothing has moved yet":
             return None
@@ -374,7 +376,12 @@ class Referee:
             panel.show_legal()
 
     def _rule_illegal(
-        self, verdict: Verdict | None, spaces: tuple[str, ...], source: str, hold: bool
+        self,
+        verdict: Verdict | None,
+        spaces: tuple[str, ...],
+        source: str,
+        hold: bool,
+        seen: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         clauses = [c.to_json() for c in verdict.clauses] if verdict else []
         reason = verdict.reason if verdict else "that move is not allowed"
@@ -384,7 +391,9 @@ class Referee:
             "clauses": clauses,
             "effects": [],
             "spaces": list(spaces),
-            "fix": self._fix_text() if hold else "nothing was changed: make a legal move instead",
+            "fix": self._fix_text(seen)
+            if hold
+            else "nothing was changed: make a legal move instead",
             "source": source,
         }
         if ruling != self._ruling:
@@ -413,13 +422,23 @@ class Referee:
             self.panel.show_unclear()
         return ruling
 
-    def _fix_text(self) -> str:
-        """What to do to put the board back: 'put the board back as it was: red on t05, ...'."""
-        placement = self._game.placement(self._state)
-        mover = self._game.colours[getattr(self._state, "actor", self._state.to_move)]
-        mine = sorted(s for s, c in placement.items() if c == mover)
-        shown = ", ".join(mine[:6])
-        return f"put the board back as it was ({mover} on {shown}), then make a legal move"
+    def _fix_text(self, seen: Mapping[str, str] | None) -> str:
+        """What to do to put the board back, from the difference with the expected position."""
+        expected = self._game.placement(self._state)
+        seen = seen or {}
+        steps = [
+            f"take the {colour} token off {space}"
+            for space, colour in sorted(seen.items())
+            if expected.get(space) != colour
+        ]
+        steps += [
+            f"put the {colour} token back on {space}"
+            for space, colour in sorted(expected.items())
+            if seen.get(space) != colour
+        ]
+        if not steps:
+            return "put the board back as it was, then make a legal move"
+        return "; ".join(steps[:6]) + ", then make a legal move"
 
     def _fix_for_captures(self, verdict: Verdict) -> str:
         colours = self._game.colours

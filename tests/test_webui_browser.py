@@ -212,7 +212,7 @@ def test_illegal_ruling_banner(site, phone):
     table.observe(seen)
     phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'illegal'")
     text = phone.inner_text("#banner")
-    assert "Illegal" in text and "AGG-" in text and "Put the" in text
+    assert "Illegal" in text and "AGG-" in text and f"Take the {colour} token off {bad}" in text
     phone.wait_for_selector('.led[data-led="red"].on')
     shot(phone, "09-illegal-ruling")
 
