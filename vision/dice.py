@@ -49,7 +49,7 @@ class DiceConfig:
     body_bgr: tuple[int, int, int] | None = None  # None: bright (white/ivory) body
     pip_bgr: tuple[int, int, int] | None = None  # None: dark pips
     # largest pip radius as a fraction of the image's shorter side
-    max_pip_radius: float = 0.022
+    max_pip_radius: float = 0.03
     # the image is resized so that its short side lies in this range (pixels)
     work_size: tuple[int, int] = (480, 720)
     # pips of a smaller mean radius (pixels, after resizing) are too small to read safely
@@ -83,6 +83,8 @@ _LAYOUTS: dict[int, np.ndarray] = {
 }
 # half-size of a face in units of a (pip centres at +-a, face edge at about +-1.85a)
 _FACE_HALF = 1.85
+# around a lone pip, the face must be at least this fraction of the pip's surround brightness
+_ONE_LEVEL = 0.88
 # largest ratio of squared axes between two pips of one face
 _SHAPE_TOL = 1.7
 _ANGLES = np.deg2rad(np.arange(0.0, 180.0, 2.0))
@@ -323,6 +325,7 @@ def _body_check(
     a: float,
     ang: float,
     lay: np.ndarray,
+    sharp: float = 1.0,
 ) -> float:
     """Fraction of face points without a pip that really are bare die body (0..1).
 
@@ -354,8 +357,15 @@ def _body_check(
     rot = np.array([[c, -s], [s, c]])
     xy = centre + (face @ rot.T) @ inv.T
     vals = _sample(grey, xy)
-    dark = max(inner + 0.75 * (body - inner), 0.8 * body)
+    # a blurred pip that was missed still dims its spot: blurred faces get a stricter test
+    dark = max(inner + 0.75 * (body - inner), (0.9 - 0.1 * sharp) * body)
     good = vals > dark
+    if len(lay) == 1:
+        # a one sits in the middle of a plain face: everything out to 3.5 pip radii must be
+        # as bright as the pip's own surround (a pip of a two near its corner sees the face
+        # edge, a side face or the table on one side)
+        if not np.all(vals > max(dark, _ONE_LEVEL * body)):
+            return 0.0
     n_empty = len(face) - len(edge) if len(lay) > 1 else 0
     if n_empty and not np.all(good[:n_empty]):
         return 0.0  # a dark spot where this layout has no pip: a missed pip, not this value
@@ -439,15 +449,16 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     # box of the face: the face square's circumcircle mapped to the image
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
-    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay)
+    contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
+    sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
+    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
-    contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
     fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
-    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.3)
+    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25)
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
