@@ -481,6 +481,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "body": float(np.median([p.body for p in ps])),
         "confidence": fit_conf,
         "strength": strength,
+        "cut": cut,
     }
 
 
@@ -530,7 +531,8 @@ def _split_fit(
     if key in cache:
         return cache[key]
     face = _face_cached(grey, pips, idx, config, cache)
-    ok = face is not None and face["confidence"] >= config.min_confidence
+    # a face cut by the image border is not cut further: its parts would misread it
+    ok = face is not None and (face["confidence"] >= config.min_confidence or face["cut"])
     if ok or depth == 0 or len(idx) < 2 or len(idx) > 24:
         cache[key] = [face] if face is not None else []
         return cache[key]
