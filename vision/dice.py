@@ -623,6 +623,34 @@ def _topness(f: dict) -> float:
     )
 
 
+def _side_direction(faces: list[dict]) -> np.ndarray:
+    """Image direction in which side faces show next to their top faces, for a camera tilted
+    forward (nadir far outside the image). Learnt from the photo itself: pairs of adjacent
+    faces where pip shape alone clearly tells top from side vote with the top-to-side
+    direction. Without a clear vote: straight down the image, as a hand-held or tilted
+    camera sees dice."""
+    votes = []
+    for g in faces:
+        if g["strength"] < 0.5:
+            continue
+        tg = _topness(g)
+        for f in faces:
+            if f is g or f["strength"] < 0.3:
+                continue
+            dv = f["centre"] - g["centre"]
+            if float(np.linalg.norm(g["wh"] @ dv)) / g["a_w"] > 5.5:
+                continue
+            if tg - _topness(f) > 3.0:
+                n = float(np.linalg.norm(dv))
+                if n > 1e-6:
+                    votes.append(dv / n)
+    if len(votes) >= 1:
+        mean = np.mean(votes, axis=0)
+        if float(np.linalg.norm(mean)) > 0.6:
+            return mean / float(np.linalg.norm(mean))
+    return np.array([0.0, 1.0])
+
+
 def _choose_top_faces(
     faces: list[dict], config: DiceConfig, grey: np.ndarray, pips: list[Pip]
 ) -> list[dict]:
@@ -637,6 +665,7 @@ def _choose_top_faces(
     nadir = None
     if config.nadir is not None:
         nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
+    down = _side_direction(faces) if nadir is None else None
     keep = []
     for f in faces:
         suppressed = False
@@ -652,7 +681,7 @@ def _choose_top_faces(
             dt = _topness(g) - tf
             # a side face lies between its top face and the nadir
             mid = 0.5 * (f["centre"] + g["centre"])
-            toward = np.array([0.0, 1.0]) if nadir is None else nadir - mid
+            toward = down if nadir is None else nadir - mid
             nrm = float(np.linalg.norm(toward))
             if nrm > 1e-6:
                 off = float(np.dot(f["centre"] - g["centre"], toward / nrm))
