@@ -151,14 +151,52 @@ def test_load_yolo_labels_and_match(tmp_path):
         load_yolo_labels(p, 640, 480)
 
 
-def test_real_photos_accuracy():
+def _bundled():
     pairs = dataset_pairs(DATA)
     assert len(pairs) >= 30
-    result = evaluate(pairs)
-    # measured when written: see the commit message / report; floors sit a bit below
+    return pairs
+
+
+def test_real_photos_accuracy():
+    # measured when written: 94/102 right, 0 wrong values, 1 false alarm (the misses are
+    # heavily motion-blurred dice, chosen on purpose); floors sit a little below
+    result = evaluate(_bundled())
     assert result["found_right_rate"] >= 0.88, result
-    assert result["wrong_value"] <= 2, result
-    assert result["false_alarms"] <= 3, result
+    assert result["wrong_value"] == 0, result
+    assert result["false_alarms"] <= 2, result
+
+
+def test_real_photos_upside_down():
+    """The reader learns from the photo which way side faces show: turning the camera round
+    must not turn side faces into readings."""
+    items = []
+    for img, lab in _bundled():
+        im = cv2.imread(str(img))
+        h, w = im.shape[:2]
+        labels = [
+            type(lab_)(lab_.value, w - lab_.x - lab_.w, h - lab_.y - lab_.h, lab_.w, lab_.h)
+            for lab_ in load_yolo_labels(lab, w, h)
+        ]
+        items.append((cv2.rotate(im, cv2.ROTATE_180), labels))
+    result = evaluate(items)
+    # measured when written: 94/102 right, 0 wrong, 3 false alarms
+    assert result["found_right_rate"] >= 0.88, result
+    assert result["wrong_value"] == 0, result
+    assert result["false_alarms"] <= 5, result
+
+
+def test_evaluate_counts_wrong_values_and_false_alarms():
+    img = table()
+    draw_die(img, 3, (200, 200), 64, 0)
+    draw_die(img, 6, (420, 260), 64, 30)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    from vision.dice_eval import LabelledDie
+
+    labels = [LabelledDie(4, 180, 180, 40, 40)]  # wrong value for the three; six unlabelled
+    result = evaluate([(img, labels)])
+    assert result["found_right"] == 0 and result["wrong_value"] == 1
+    assert result["false_alarms"] == 1 and result["dice"] == 1
+    assert result["ms_per_image"] > 0
 
 
 @pytest.mark.parametrize("scale", [0.5, 2.0])
@@ -167,8 +205,16 @@ def test_image_size_does_not_matter(scale):
     draw_die(img, 5, (200, 200), 64, 20)
     draw_die(img, 2, (420, 300), 64, 60)
     img = cv2.GaussianBlur(img, (3, 3), 0)
-    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    readings = read_dice(small)
+    resized = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    readings = read_dice(resized)
     assert sorted(r.value for r in readings) == [2, 5]
     five = next(r for r in readings if r.value == 5)
     assert abs(five.x + five.w / 2 - 200 * scale) < 8 * scale
+
+
+def test_die_cut_by_the_image_border_is_not_read():
+    img = table()
+    draw_die(img, 6, (320, 240), 64, 0)
+    draw_die(img, 6, (630, 240), 64, 0)  # its right column is outside: the rest looks like 3
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    assert [(r.value, r.x < 400) for r in read_dice(img)] == [(6, True)]
