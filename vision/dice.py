@@ -68,7 +68,7 @@ class DiceConfig:
     # None: camera tilted forward, nadir far below the image (side faces show below the top).
     # An overhead camera looking straight down has its nadir near (0.5, 0.5).
     nadir: tuple[float, float] | None = None
-    min_confidence: float = 0.5
+    min_confidence: float = 0.6
     debug: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
