@@ -218,3 +218,16 @@ def test_die_cut_by_the_image_border_is_not_read():
     draw_die(img, 6, (630, 240), 64, 0)  # its right column is outside: the rest looks like 3
     img = cv2.GaussianBlur(img, (3, 3), 0)
     assert [(r.value, r.x < 400) for r in read_dice(img)] == [(6, True)]
+
+
+@pytest.mark.parametrize("gain", [0.4, 1.3])
+def test_exposure_does_not_change_readings(gain):
+    pairs = _bundled()[:12]
+    items = []
+    for img, lab in pairs:
+        im = cv2.imread(str(img))
+        im = np.clip(im * gain, 0, 255).astype(np.uint8)
+        items.append((im, load_yolo_labels(lab, im.shape[1], im.shape[0])))
+    result = evaluate(items)
+    assert result["wrong_value"] == 0, result
+    assert result["found_right_rate"] >= 0.85, result

@@ -57,7 +57,7 @@ class DiceConfig:
     # smallest pip area in pixels
     min_pip_area: int = 4
     # least pip contrast (0..255) against the die body
-    min_pip_contrast: float = 40.0
+    min_pip_contrast: float = 20.0
     # pip contrast (body - pip) / body at and above which pips count as sharp; fainter pips
     # (motion blur, shadow) lower the confidence, down to zero at 0.2 below this
     sharp_contrast: float = 0.5
@@ -142,6 +142,10 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     if scale != 1.0:
         interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
         grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interp)
+    # under-exposed photo: stretch so the brightest surfaces (die bodies) come out bright
+    top = float(np.percentile(grey[::4, ::4], 99.5))
+    if 0 < top < 170:
+        grey = cv2.convertScaleAbs(grey, alpha=min(220.0 / top, 4.0))
     h, w = grey.shape
     max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
     pips = find_pips(
