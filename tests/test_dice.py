@@ -133,9 +133,27 @@ def test_bad_input_raises_value_error(bad):
 def test_min_confidence_drops_readings():
     img = table()
     draw_die(img, 3, (320, 240), 64, 10)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
     everything = read_dice_all(img)
     assert everything and all(isinstance(r, DieReading) for r in everything)
-    assert read_dice(img, DiceConfig(min_confidence=1.01)) == []
+    top = max(r.confidence for r in everything)
+    strict = DiceConfig(min_confidence=min(1.0, top + 1e-6))
+    assert read_dice(img, strict) == [r for r in everything if r.confidence >= top + 1e-6]
+    assert read_dice(img, DiceConfig(min_confidence=0.0)) == everything
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"min_confidence": 1.5},
+        {"spacing": (3.0, 2.0)},
+        {"body_bgr": (300, 0, 0)},
+        {"max_pip_radius": 0.0},
+    ],
+)
+def test_bad_config_raises_value_error(kwargs):
+    with pytest.raises(ValueError):
+        DiceConfig(**kwargs)
 
 
 def test_load_yolo_labels_and_match(tmp_path):

@@ -1,23 +1,31 @@
-"""Die reader: the value of every die lying on the table in one photo.
+"""Die reader: the value of every die lying on a table, from one photo.
 
-Pure functions, numpy + cv2 only. The reader works pip-first:
+Pure functions, numpy + cv2 only; no board needed. The reader works pip-first:
 
-1. find pip candidates: small dark round blobs with a bright, even surround
-   (:func:`vision.pips.find_pips`);
-2. group pips into faces: pips of one face have the same size and shape (one face is one plane,
-   so its circles all map to the same ellipse), lie within one pip-grid of each other and are
-   joined by bright die body;
-3. check each group against the six canonical pip layouts after undoing the face's
-   perspective (whitening by the pips' common ellipse), which gives the value and a fit error;
-4. among faces of the same die keep the top face: a side face seen from above is foreshortened,
-   so its pips are flatter and smaller than the top face's pips;
-5. attach a confidence and drop readings below ``min_confidence``: no reading is better than a
-   wrong one.
+1. normalise the photo: grey (or the body-to-pip colour axis for coloured dice), short side
+   480-720 px, under-exposure stretched;
+2. find pip candidates: small dark round blobs with a bright, even surround
+   (:func:`vision.pips.find_pips`), each an ellipse;
+3. group pips into faces: pips of one face are circles on one plane, so they share one ellipse
+   shape; they lie within one pip grid of each other and are joined by bright die body;
+4. fit each group to the six canonical layouts after undoing the face's perspective (whitening
+   by the pips' common ellipse, or by the pip pattern itself for squares, which survives motion
+   blur). A group that fits badly is cut along straight lines (a top face and a side face, two
+   touching dice), preferring the fewest faces that explain the pips; faces cut apart wrongly
+   are merged back when their union fits;
+5. verify every face: the layout's empty grid spots and the face margin must be bare die body
+   (a missed pip must not turn a five into a four), no other pip may lie on the face, the face
+   must lie wholly inside the photo;
+6. keep top faces: a side face seen from above is foreshortened (flatter, smaller pips), more
+   shaded, and lies between its top face and the camera; which way that is, is learnt from the
+   photo itself. Top faces in one photo share pip roundness and spacing;
+7. attach a confidence (layout fit, bare body, pip sharpness, pip size, how clearly the face is
+   the top) and drop readings below ``min_confidence``: no reading is better than a wrong one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -69,7 +77,24 @@ class DiceConfig:
     # An overhead camera looking straight down has its nadir near (0.5, 0.5).
     nadir: tuple[float, float] | None = None
     min_confidence: float = 0.6
-    debug: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name in ("body_bgr", "pip_bgr"):
+            colour = getattr(self, name)
+            if colour is not None and (
+                len(colour) != 3 or not all(0 <= int(c) <= 255 for c in colour)
+            ):
+                raise ValueError(f"{name} must be three values 0..255, got {colour!r}")
+        if not 0.0 < self.max_pip_radius < 0.25:
+            raise ValueError(
+                f"max_pip_radius must be a fraction of the image, got {self.max_pip_radius}"
+            )
+        if not 0 < self.work_size[0] <= self.work_size[1]:
+            raise ValueError(f"work_size must be (low, high) pixels, got {self.work_size}")
+        if not 0 < self.spacing[0] < self.spacing[1]:
+            raise ValueError(f"spacing must be (low, high) pip radii, got {self.spacing}")
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise ValueError(f"min_confidence must lie in 0..1, got {self.min_confidence}")
 
 
 # canonical layouts on the grid {-1, 0, 1}^2 (units of the half-spacing a)
