@@ -249,3 +249,20 @@ def test_exposure_does_not_change_readings(gain):
     result = evaluate(items)
     assert result["wrong_value"] == 0, result
     assert result["found_right_rate"] >= 0.85, result
+
+
+@pytest.mark.parametrize("angle", [0, 45])
+def test_two_touching_ones_are_two_ones_not_a_two(angle):
+    img = table()
+    draw_die(img, 1, (300, 240), 60, angle)
+    draw_die(img, 1, (361, 240), 60, angle)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    assert [r.value for r in read_dice(img)] == [1, 1]
+
+
+def test_four_channel_image_accepted():
+    img = table()
+    draw_die(img, 6, (320, 240), 64, 30)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    bgra = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    assert [r.value for r in read_dice(bgra)] == [6]
