@@ -54,6 +54,24 @@ def draw_die(
         cv2.circle(img, tuple(int(v) for v in p * 16), int(radius * 16), pip, -1, cv2.LINE_AA, 4)
 
 
+def draw_slanted_face(img, value, centre, side, squash, body) -> None:
+    """A face seen at a slant: drawn upright, then squashed vertically by ``squash``."""
+    n = 200
+    patch = np.zeros((n, n, 3), np.uint8)
+    draw_die(patch, value, (n / 2, n / 2), n * 0.98, 0, body=body)
+    s = side / n
+    warp = np.array(
+        [[s, 0, centre[0] - s * n / 2], [0, s * squash, centre[1] - s * squash * n / 2]],
+        np.float32,
+    )
+    size = (img.shape[1], img.shape[0])
+    warped = cv2.warpAffine(patch, warp, size, flags=cv2.INTER_AREA)
+    solid = np.zeros((n, n, 3), np.uint8)
+    draw_die(solid, value, (n / 2, n / 2), n * 0.98, 0, body=(255, 255, 255), pip=(255, 255, 255))
+    inside = cv2.warpAffine(solid[..., 0], warp, size, flags=cv2.INTER_AREA) > 128
+    img[inside] = warped[inside]
+
+
 def table(h=480, w=640, colour=(120, 150, 170)) -> np.ndarray:
     rng = np.random.default_rng(0)
     img = np.full((h, w, 3), colour, np.uint8)
@@ -266,3 +284,19 @@ def test_four_channel_image_accepted():
     img = cv2.GaussianBlur(img, (3, 3), 0)
     bgra = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
     assert [r.value for r in read_dice(bgra)] == [6]
+
+
+@pytest.mark.parametrize(
+    "top, side_value, top_squash, side_squash",
+    [(2, 5, 0.8, 0.5), (1, 6, 0.85, 0.45), (3, 4, 0.75, 0.6), (4, 6, 0.9, 0.4)],
+)
+def test_side_face_below_the_top_face_is_not_read(top, side_value, top_squash, side_squash):
+    """A die seen from above at a slant: top face slightly squashed, the side face facing the
+    camera (below it in the photo) squashed more and a little shaded."""
+    img = table()
+    side = 64
+    draw_slanted_face(img, top, (320, 220), side, top_squash, (235, 240, 240))
+    below = 220 + side * (top_squash + side_squash) / 2
+    draw_slanted_face(img, side_value, (320, below), side, side_squash, (200, 205, 205))
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    assert [r.value for r in read_dice(img)] == [top]
