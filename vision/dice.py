@@ -419,7 +419,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     if k == 6:
         # the two columns of a six may sit wider apart than the rows (die design), or closer
         # (foreshortening)
-        for u in (0.85, 1.15, 1.3, 1.45):
+        for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45):
             lay_u = lay * np.array([u, 1.0])
             a_u, err_u, ang_u = _fit_layout(pts, lay_u)
             if err_u < err:
