@@ -429,19 +429,21 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     elif not (config.spacing[0] <= a <= config.spacing[1]):
         return None
     a_pips = a  # pip spacing in pip radii
-    if k in (4, 5):
-        # a square layout fixes the face's perspective by itself; this survives motion blur,
-        # which stretches every pip the same way and fools the pip-shape whitening
+    if k >= 4:
+        # a square layout (or the two rows of a six) fixes the face's perspective by itself;
+        # this survives motion blur, which stretches every pip the same way and fools the
+        # pip-shape whitening. In that frame a six's columns sit sqrt(2/3) out.
         raw = xy - centre
         wc = _whitener(raw.T @ raw / k)
         pc = raw @ wc.T
         scale = np.sqrt((pts**2).sum(1).mean() / max((pc**2).sum(1).mean(), 1e-9))
-        a_c, err_c, ang_c = _fit_layout(pc * scale, lay)
+        lay_c = _LAYOUTS[6] * np.array([np.sqrt(2.0 / 3.0), 1.0]) if k == 6 else lay
+        a_c, err_c, ang_c = _fit_layout(pc * scale, lay_c)
         # ... but only as a correction: the two frames must nearly agree (a 2x2 block of a
         # six is a rectangle, which this whitening would square up)
         sv = np.linalg.svd(wc @ np.linalg.inv(wh), compute_uv=False)
         if err_c < err and sv[0] / sv[1] < 1.5:
-            wh, a, err, ang = wc * scale, a_c, err_c, ang_c
+            wh, a, err, ang, lay = wc * scale, a_c, err_c, ang_c, lay_c
     inv = np.linalg.inv(wh)  # face frame (pip radius 1) -> image
     half = _FACE_HALF * a
     # no other pip may lie on this face
