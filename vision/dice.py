@@ -748,7 +748,6 @@ def _image_consistency(faces: list[dict]) -> list[dict]:
     sure = [f for f in faces if f["confidence"] >= 0.5]
     if len(sure) < 2:
         return faces
-    elong = float(np.median([f["elong"] for f in sure]))
     multi = [f["a"] for f in sure if f["value"] >= 2]
     a_med = float(np.median(multi)) if len(multi) >= 2 else None
     out = []
@@ -765,5 +764,4 @@ def _image_consistency(faces: list[dict]) -> list[dict]:
             f = dict(f)
             f["confidence"] = conf
         out.append(f)
-    del elong
     return out
