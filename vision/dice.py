@@ -35,7 +35,10 @@ from vision.pips import Pip, find_pips
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die: the value of its top face, its pixel box and how sure the reader is."""
+    """One die: the value of its top face, its pixel box and how sure the reader is.
+
+    The box (x, y = top-left corner, w, h, in pixels of the given image) bounds the die's top
+    face, the face that was read, as in the YOLO labels of the dice data set."""
 
     value: int  # 1..6, the face pointing up
     x: int
@@ -157,7 +160,7 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     _check_image(image_bgr)
     grey = die_grey(image_bgr, config)
     h0, w0 = grey.shape
-    # work at a 480-640 px short side: small images are enlarged (pips of two or three pixels
+    # work at a 480-720 px short side: small images are enlarged (pips of two or three pixels
     # are unreadable), large ones reduced (speed; pips stay big enough)
     scale = 1.0
     if min(h0, w0) < config.work_size[0]:
