@@ -54,6 +54,24 @@ def draw_die(
         cv2.circle(img, tuple(int(v) for v in p * 16), int(radius * 16), pip, -1, cv2.LINE_AA, 4)
 
 
+def draw_slanted_face(img, value, centre, side, squash, body) -> None:
+    """A face seen at a slant: drawn upright, then squashed vertically by ``squash``."""
+    n = 200
+    patch = np.zeros((n, n, 3), np.uint8)
+    draw_die(patch, value, (n / 2, n / 2), n * 0.98, 0, body=body)
+    s = side / n
+    warp = np.array(
+        [[s, 0, centre[0] - s * n / 2], [0, s * squash, centre[1] - s * squash * n / 2]],
+        np.float32,
+    )
+    size = (img.shape[1], img.shape[0])
+    warped = cv2.warpAffine(patch, warp, size, flags=cv2.INTER_AREA)
+    solid = np.zeros((n, n, 3), np.uint8)
+    draw_die(solid, value, (n / 2, n / 2), n * 0.98, 0, body=(255, 255, 255), pip=(255, 255, 255))
+    inside = cv2.warpAffine(solid[..., 0], warp, size, flags=cv2.INTER_AREA) > 128
+    img[inside] = warped[inside]
+
+
 def table(h=480, w=640, colour=(120, 150, 170)) -> np.ndarray:
     rng = np.random.default_rng(0)
     img = np.full((h, w, 3), colour, np.uint8)
@@ -133,9 +151,27 @@ def test_bad_input_raises_value_error(bad):
 def test_min_confidence_drops_readings():
     img = table()
     draw_die(img, 3, (320, 240), 64, 10)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
     everything = read_dice_all(img)
     assert everything and all(isinstance(r, DieReading) for r in everything)
-    assert read_dice(img, DiceConfig(min_confidence=1.01)) == []
+    top = max(r.confidence for r in everything)
+    strict = DiceConfig(min_confidence=min(1.0, top + 1e-6))
+    assert read_dice(img, strict) == [r for r in everything if r.confidence >= top + 1e-6]
+    assert read_dice(img, DiceConfig(min_confidence=0.0)) == everything
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"min_confidence": 1.5},
+        {"spacing": (3.0, 2.0)},
+        {"body_bgr": (300, 0, 0)},
+        {"max_pip_radius": 0.0},
+    ],
+)
+def test_bad_config_raises_value_error(kwargs):
+    with pytest.raises(ValueError):
+        DiceConfig(**kwargs)
 
 
 def test_load_yolo_labels_and_match(tmp_path):
@@ -151,14 +187,52 @@ def test_load_yolo_labels_and_match(tmp_path):
         load_yolo_labels(p, 640, 480)
 
 
-def test_real_photos_accuracy():
+def _bundled():
     pairs = dataset_pairs(DATA)
     assert len(pairs) >= 30
-    result = evaluate(pairs)
-    # measured when written: see the commit message / report; floors sit a bit below
+    return pairs
+
+
+def test_real_photos_accuracy():
+    # measured when written: 94/102 right, 0 wrong values, 1 false alarm (the misses are
+    # heavily motion-blurred dice, chosen on purpose); floors sit a little below
+    result = evaluate(_bundled())
     assert result["found_right_rate"] >= 0.88, result
-    assert result["wrong_value"] <= 2, result
-    assert result["false_alarms"] <= 3, result
+    assert result["wrong_value"] == 0, result
+    assert result["false_alarms"] <= 2, result
+
+
+def test_real_photos_upside_down():
+    """The reader learns from the photo which way side faces show: turning the camera round
+    must not turn side faces into readings."""
+    items = []
+    for img, lab in _bundled():
+        im = cv2.imread(str(img))
+        h, w = im.shape[:2]
+        labels = [
+            type(lab_)(lab_.value, w - lab_.x - lab_.w, h - lab_.y - lab_.h, lab_.w, lab_.h)
+            for lab_ in load_yolo_labels(lab, w, h)
+        ]
+        items.append((cv2.rotate(im, cv2.ROTATE_180), labels))
+    result = evaluate(items)
+    # measured when written: 94/102 right, 0 wrong, 3 false alarms
+    assert result["found_right_rate"] >= 0.88, result
+    assert result["wrong_value"] == 0, result
+    assert result["false_alarms"] <= 5, result
+
+
+def test_evaluate_counts_wrong_values_and_false_alarms():
+    img = table()
+    draw_die(img, 3, (200, 200), 64, 0)
+    draw_die(img, 6, (420, 260), 64, 30)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    from vision.dice_eval import LabelledDie
+
+    labels = [LabelledDie(4, 180, 180, 40, 40)]  # wrong value for the three; six unlabelled
+    result = evaluate([(img, labels)])
+    assert result["found_right"] == 0 and result["wrong_value"] == 1
+    assert result["false_alarms"] == 1 and result["dice"] == 1
+    assert result["ms_per_image"] > 0
 
 
 @pytest.mark.parametrize("scale", [0.5, 2.0])
@@ -167,8 +241,62 @@ def test_image_size_does_not_matter(scale):
     draw_die(img, 5, (200, 200), 64, 20)
     draw_die(img, 2, (420, 300), 64, 60)
     img = cv2.GaussianBlur(img, (3, 3), 0)
-    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    readings = read_dice(small)
+    resized = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    readings = read_dice(resized)
     assert sorted(r.value for r in readings) == [2, 5]
     five = next(r for r in readings if r.value == 5)
     assert abs(five.x + five.w / 2 - 200 * scale) < 8 * scale
+
+
+def test_die_cut_by_the_image_border_is_not_read():
+    img = table()
+    draw_die(img, 6, (320, 240), 64, 0)
+    draw_die(img, 6, (630, 240), 64, 0)  # its right column is outside: the rest looks like 3
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    assert [(r.value, r.x < 400) for r in read_dice(img)] == [(6, True)]
+
+
+@pytest.mark.parametrize("gain", [0.4, 1.3])
+def test_exposure_does_not_change_readings(gain):
+    pairs = _bundled()[:12]
+    items = []
+    for img, lab in pairs:
+        im = cv2.imread(str(img))
+        im = np.clip(im * gain, 0, 255).astype(np.uint8)
+        items.append((im, load_yolo_labels(lab, im.shape[1], im.shape[0])))
+    result = evaluate(items)
+    assert result["wrong_value"] == 0, result
+    assert result["found_right_rate"] >= 0.85, result
+
+
+@pytest.mark.parametrize("angle", [0, 45])
+def test_two_touching_ones_are_two_ones_not_a_two(angle):
+    img = table()
+    draw_die(img, 1, (300, 240), 60, angle)
+    draw_die(img, 1, (361, 240), 60, angle)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    assert [r.value for r in read_dice(img)] == [1, 1]
+
+
+def test_four_channel_image_accepted():
+    img = table()
+    draw_die(img, 6, (320, 240), 64, 30)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    bgra = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    assert [r.value for r in read_dice(bgra)] == [6]
+
+
+@pytest.mark.parametrize(
+    "top, side_value, top_squash, side_squash",
+    [(2, 5, 0.8, 0.5), (1, 6, 0.85, 0.45), (3, 4, 0.75, 0.6), (4, 6, 0.9, 0.4)],
+)
+def test_side_face_below_the_top_face_is_not_read(top, side_value, top_squash, side_squash):
+    """A die seen from above at a slant: top face slightly squashed, the side face facing the
+    camera (below it in the photo) squashed more and a little shaded."""
+    img = table()
+    side = 64
+    draw_slanted_face(img, top, (320, 220), side, top_squash, (235, 240, 240))
+    below = 220 + side * (top_squash + side_squash) / 2
+    draw_slanted_face(img, side_value, (320, below), side, side_squash, (200, 205, 205))
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    assert [r.value for r in read_dice(img)] == [top]

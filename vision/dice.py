@@ -1,23 +1,31 @@
-"""Die reader: the value of every die lying on the table in one photo.
+"""Die reader: the value of every die lying on a table, from one photo.
 
-Pure functions, numpy + cv2 only. The reader works pip-first:
+Pure functions, numpy + cv2 only; no board needed. The reader works pip-first:
 
-1. find pip candidates: small dark round blobs with a bright, even surround
-   (:func:`vision.pips.find_pips`);
-2. group pips into faces: pips of one face have the same size and shape (one face is one plane,
-   so its circles all map to the same ellipse), lie within one pip-grid of each other and are
-   joined by bright die body;
-3. check each group against the six canonical pip layouts after undoing the face's
-   perspective (whitening by the pips' common ellipse), which gives the value and a fit error;
-4. among faces of the same die keep the top face: a side face seen from above is foreshortened,
-   so its pips are flatter and smaller than the top face's pips;
-5. attach a confidence and drop readings below ``min_confidence``: no reading is better than a
-   wrong one.
+1. normalise the photo: grey (or the body-to-pip colour axis for coloured dice), short side
+   480-720 px, under-exposure stretched;
+2. find pip candidates: small dark round blobs with a bright, even surround
+   (:func:`vision.pips.find_pips`), each an ellipse;
+3. group pips into faces: pips of one face are circles on one plane, so they share one ellipse
+   shape; they lie within one pip grid of each other and are joined by bright die body;
+4. fit each group to the six canonical layouts after undoing the face's perspective (whitening
+   by the pips' common ellipse, or by the pip pattern itself for squares, which survives motion
+   blur). A group that fits badly is cut along straight lines (a top face and a side face, two
+   touching dice), preferring the fewest faces that explain the pips; faces cut apart wrongly
+   are merged back when their union fits;
+5. verify every face: the layout's empty grid spots and the face margin must be bare die body
+   (a missed pip must not turn a five into a four), no other pip may lie on the face, the face
+   must lie wholly inside the photo;
+6. keep top faces: a side face seen from above is foreshortened (flatter, smaller pips), more
+   shaded, and lies between its top face and the camera; which way that is, is learnt from the
+   photo itself. Top faces in one photo share pip roundness and spacing;
+7. attach a confidence (layout fit, bare body, pip sharpness, pip size, how clearly the face is
+   the top) and drop readings below ``min_confidence``: no reading is better than a wrong one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -27,7 +35,10 @@ from vision.pips import Pip, find_pips
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die: the value of its top face, its pixel box and how sure the reader is."""
+    """One die: the value of its top face, its pixel box and how sure the reader is.
+
+    The box (x, y = top-left corner, w, h, in pixels of the given image) bounds the die's top
+    face, the face that was read, as in the YOLO labels of the dice data set."""
 
     value: int  # 1..6, the face pointing up
     x: int
@@ -49,7 +60,7 @@ class DiceConfig:
     body_bgr: tuple[int, int, int] | None = None  # None: bright (white/ivory) body
     pip_bgr: tuple[int, int, int] | None = None  # None: dark pips
     # largest pip radius as a fraction of the image's shorter side
-    max_pip_radius: float = 0.022
+    max_pip_radius: float = 0.03
     # the image is resized so that its short side lies in this range (pixels)
     work_size: tuple[int, int] = (480, 720)
     # pips of a smaller mean radius (pixels, after resizing) are too small to read safely
@@ -57,7 +68,7 @@ class DiceConfig:
     # smallest pip area in pixels
     min_pip_area: int = 4
     # least pip contrast (0..255) against the die body
-    min_pip_contrast: float = 40.0
+    min_pip_contrast: float = 20.0
     # pip contrast (body - pip) / body at and above which pips count as sharp; fainter pips
     # (motion blur, shadow) lower the confidence, down to zero at 0.2 below this
     sharp_contrast: float = 0.5
@@ -68,8 +79,25 @@ class DiceConfig:
     # None: camera tilted forward, nadir far below the image (side faces show below the top).
     # An overhead camera looking straight down has its nadir near (0.5, 0.5).
     nadir: tuple[float, float] | None = None
-    min_confidence: float = 0.5
-    debug: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    min_confidence: float = 0.6
+
+    def __post_init__(self) -> None:
+        for name in ("body_bgr", "pip_bgr"):
+            colour = getattr(self, name)
+            if colour is not None and (
+                len(colour) != 3 or not all(0 <= int(c) <= 255 for c in colour)
+            ):
+                raise ValueError(f"{name} must be three values 0..255, got {colour!r}")
+        if not 0.0 < self.max_pip_radius < 0.25:
+            raise ValueError(
+                f"max_pip_radius must be a fraction of the image, got {self.max_pip_radius}"
+            )
+        if not 0 < self.work_size[0] <= self.work_size[1]:
+            raise ValueError(f"work_size must be (low, high) pixels, got {self.work_size}")
+        if not 0 < self.spacing[0] < self.spacing[1]:
+            raise ValueError(f"spacing must be (low, high) pip radii, got {self.spacing}")
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise ValueError(f"min_confidence must lie in 0..1, got {self.min_confidence}")
 
 
 # canonical layouts on the grid {-1, 0, 1}^2 (units of the half-spacing a)
@@ -83,6 +111,8 @@ _LAYOUTS: dict[int, np.ndarray] = {
 }
 # half-size of a face in units of a (pip centres at +-a, face edge at about +-1.85a)
 _FACE_HALF = 1.85
+# around a lone pip, the face must be at least this fraction of the pip's surround brightness
+_ONE_LEVEL = 0.88
 # largest ratio of squared axes between two pips of one face
 _SHAPE_TOL = 1.7
 _ANGLES = np.deg2rad(np.arange(0.0, 180.0, 2.0))
@@ -130,7 +160,7 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     _check_image(image_bgr)
     grey = die_grey(image_bgr, config)
     h0, w0 = grey.shape
-    # work at a 480-640 px short side: small images are enlarged (pips of two or three pixels
+    # work at a 480-720 px short side: small images are enlarged (pips of two or three pixels
     # are unreadable), large ones reduced (speed; pips stay big enough)
     scale = 1.0
     if min(h0, w0) < config.work_size[0]:
@@ -140,6 +170,10 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     if scale != 1.0:
         interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
         grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interp)
+    # under-exposed photo: stretch so the brightest surfaces (die bodies) come out bright
+    top = float(np.percentile(grey[::4, ::4], 99.5))
+    if 0 < top < 170:
+        grey = cv2.convertScaleAbs(grey, alpha=min(220.0 / top, 4.0))
     h, w = grey.shape
     max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
     pips = find_pips(
@@ -323,6 +357,7 @@ def _body_check(
     a: float,
     ang: float,
     lay: np.ndarray,
+    sharp: float = 1.0,
 ) -> float:
     """Fraction of face points without a pip that really are bare die body (0..1).
 
@@ -354,8 +389,15 @@ def _body_check(
     rot = np.array([[c, -s], [s, c]])
     xy = centre + (face @ rot.T) @ inv.T
     vals = _sample(grey, xy)
-    dark = max(inner + 0.75 * (body - inner), 0.8 * body)
+    # a blurred pip that was missed still dims its spot: blurred faces get a stricter test
+    dark = max(inner + 0.75 * (body - inner), (0.9 - 0.1 * sharp) * body)
     good = vals > dark
+    if len(lay) == 1:
+        # a one sits in the middle of a plain face: everything out to 3.5 pip radii must be
+        # as bright as the pip's own surround (a pip of a two near its corner sees the face
+        # edge, a side face or the table on one side)
+        if not np.all(vals > max(dark, _ONE_LEVEL * body)):
+            return 0.0
     n_empty = len(face) - len(edge) if len(lay) > 1 else 0
     if n_empty and not np.all(good[:n_empty]):
         return 0.0  # a dark spot where this layout has no pip: a missed pip, not this value
@@ -380,7 +422,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     if k == 6:
         # the two columns of a six may sit wider apart than the rows (die design), or closer
         # (foreshortening)
-        for u in (0.85, 1.15, 1.3, 1.45):
+        for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45):
             lay_u = lay * np.array([u, 1.0])
             a_u, err_u, ang_u = _fit_layout(pts, lay_u)
             if err_u < err:
@@ -390,19 +432,21 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     elif not (config.spacing[0] <= a <= config.spacing[1]):
         return None
     a_pips = a  # pip spacing in pip radii
-    if k in (4, 5):
-        # a square layout fixes the face's perspective by itself; this survives motion blur,
-        # which stretches every pip the same way and fools the pip-shape whitening
+    if k >= 4:
+        # a square layout (or the two rows of a six) fixes the face's perspective by itself;
+        # this survives motion blur, which stretches every pip the same way and fools the
+        # pip-shape whitening. In that frame a six's columns sit sqrt(2/3) out.
         raw = xy - centre
         wc = _whitener(raw.T @ raw / k)
         pc = raw @ wc.T
         scale = np.sqrt((pts**2).sum(1).mean() / max((pc**2).sum(1).mean(), 1e-9))
-        a_c, err_c, ang_c = _fit_layout(pc * scale, lay)
+        lay_c = _LAYOUTS[6] * np.array([np.sqrt(2.0 / 3.0), 1.0]) if k == 6 else lay
+        a_c, err_c, ang_c = _fit_layout(pc * scale, lay_c)
         # ... but only as a correction: the two frames must nearly agree (a 2x2 block of a
         # six is a rectangle, which this whitening would square up)
         sv = np.linalg.svd(wc @ np.linalg.inv(wh), compute_uv=False)
         if err_c < err and sv[0] / sv[1] < 1.5:
-            wh, a, err, ang = wc * scale, a_c, err_c, ang_c
+            wh, a, err, ang, lay = wc * scale, a_c, err_c, ang_c, lay_c
     inv = np.linalg.inv(wh)  # face frame (pip radius 1) -> image
     half = _FACE_HALF * a
     # no other pip may lie on this face
@@ -439,15 +483,16 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     # box of the face: the face square's circumcircle mapped to the image
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
-    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay)
+    contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
+    sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
+    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
-    contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
     fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
-    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.3)
+    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25)
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
@@ -470,6 +515,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "body": float(np.median([p.body for p in ps])),
         "confidence": fit_conf,
         "strength": strength,
+        "cut": cut,
     }
 
 
@@ -502,6 +548,12 @@ def _face_cached(
     return cache[key]
 
 
+def _explained(faces: list[dict]) -> float:
+    """How well a set of faces explains its pips: pips covered, weighted by confidence, less
+    half a pip per face (the fewest faces that explain the pips win: a six is not three twos)."""
+    return sum(f["confidence"] * f["value"] - 0.5 for f in faces if f["confidence"] > 0)
+
+
 def _split_fit(
     grey: np.ndarray,
     pips: list[Pip],
@@ -519,13 +571,14 @@ def _split_fit(
     if key in cache:
         return cache[key]
     face = _face_cached(grey, pips, idx, config, cache)
-    ok = face is not None and face["confidence"] >= config.min_confidence
+    # a face cut by the image border is not cut further: its parts would misread it
+    ok = face is not None and (face["confidence"] >= config.min_confidence or face["cut"])
     if ok or depth == 0 or len(idx) < 2 or len(idx) > 24:
         cache[key] = [face] if face is not None else []
         return cache[key]
     xy = np.array([[pips[i].x, pips[i].y] for i in idx])
     best: list[dict] = [face] if face is not None else []
-    best_score = face["confidence"] * len(idx) if face is not None else 0.0
+    best_score = _explained([face] if face is not None else [])
     cap = 6 * 2 ** (depth - 1)  # a part larger than this cannot be cut into faces any more
     ranked = []
     cuts = [c for c in _line_partitions(xy) if len(c[1]) <= cap and len(c[2]) <= cap]
@@ -540,7 +593,7 @@ def _split_fit(
     for _, _, part_a, part_b in ranked[:4]:
         fa = _split_fit(grey, pips, [idx[i] for i in part_a], config, depth - 1, cache)
         fb = _split_fit(grey, pips, [idx[i] for i in part_b], config, depth - 1, cache)
-        score = sum(f["confidence"] * f["value"] for f in fa + fb)
+        score = _explained(fa + fb)
         if score > best_score + 1e-9:
             best, best_score = fa + fb, score
     cache[key] = best
@@ -610,6 +663,34 @@ def _topness(f: dict) -> float:
     )
 
 
+def _side_direction(faces: list[dict]) -> np.ndarray:
+    """Image direction in which side faces show next to their top faces, for a camera tilted
+    forward (nadir far outside the image). Learnt from the photo itself: pairs of adjacent
+    faces where pip shape alone clearly tells top from side vote with the top-to-side
+    direction. Without a clear vote: straight down the image, as a hand-held or tilted
+    camera sees dice."""
+    votes = []
+    for g in faces:
+        if g["strength"] < 0.5:
+            continue
+        tg = _topness(g)
+        for f in faces:
+            if f is g or f["strength"] < 0.3:
+                continue
+            dv = f["centre"] - g["centre"]
+            if float(np.linalg.norm(g["wh"] @ dv)) / g["a_w"] > 5.5:
+                continue
+            if tg - _topness(f) > 3.0:
+                n = float(np.linalg.norm(dv))
+                if n > 1e-6:
+                    votes.append(dv / n)
+    if len(votes) >= 1:
+        mean = np.mean(votes, axis=0)
+        if float(np.linalg.norm(mean)) > 0.6:
+            return mean / float(np.linalg.norm(mean))
+    return np.array([0.0, 1.0])
+
+
 def _choose_top_faces(
     faces: list[dict], config: DiceConfig, grey: np.ndarray, pips: list[Pip]
 ) -> list[dict]:
@@ -624,6 +705,7 @@ def _choose_top_faces(
     nadir = None
     if config.nadir is not None:
         nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
+    down = _side_direction(faces) if nadir is None else None
     keep = []
     for f in faces:
         suppressed = False
@@ -639,7 +721,7 @@ def _choose_top_faces(
             dt = _topness(g) - tf
             # a side face lies between its top face and the nadir
             mid = 0.5 * (f["centre"] + g["centre"])
-            toward = np.array([0.0, 1.0]) if nadir is None else nadir - mid
+            toward = down if nadir is None else nadir - mid
             nrm = float(np.linalg.norm(toward))
             if nrm > 1e-6:
                 off = float(np.dot(f["centre"] - g["centre"], toward / nrm))
@@ -669,7 +751,6 @@ def _image_consistency(faces: list[dict]) -> list[dict]:
     sure = [f for f in faces if f["confidence"] >= 0.5]
     if len(sure) < 2:
         return faces
-    elong = float(np.median([f["elong"] for f in sure]))
     multi = [f["a"] for f in sure if f["value"] >= 2]
     a_med = float(np.median(multi)) if len(multi) >= 2 else None
     out = []
@@ -686,5 +767,4 @@ def _image_consistency(faces: list[dict]) -> list[dict]:
             f = dict(f)
             f["confidence"] = conf
         out.append(f)
-    del elong
     return out

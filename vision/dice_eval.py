@@ -143,3 +143,24 @@ def evaluate(
     if details:
         out["rows"] = rows
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m vision.dice_eval FOLDER`` prints the figures for a labelled folder as JSON."""
+    import json
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m vision.dice_eval FOLDER", file=sys.stderr)
+        return 2
+    pairs = dataset_pairs(args[0])
+    if not pairs:
+        print(f"no labelled images in {args[0]}", file=sys.stderr)
+        return 1
+    print(json.dumps(evaluate(pairs), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
