@@ -72,17 +72,18 @@ def build(
         status_source=lambda: holder["p"].status_json() if "p" in holder else {},
     )
     referee.profile_saver = _profile_saver(Path(config.database).parent / "profiles")
-    if camera is None and config.camera:
-        if config.camera.split(":", 1)[0] == "sim":
+    source = resolve_camera(config.camera)
+    if camera is None and source:
+        if source.split(":", 1)[0] == "sim":
             from hardware.simcamera import SimulatedCamera, TableWorld
 
             world = TableWorld(placement=game.placement(referee.state))
             camera = SimulatedCamera(referee.game.board, world)
         else:
-            camera = open_camera(config.camera, retry=True)
+            camera = open_camera(source, retry=True)
     if camera is not None:
         pipeline = Pipeline(
-            referee, camera, source_name=config.camera, frames_required=config.frames_required
+            referee, camera, source_name=source, frames_required=config.frames_required
         )
         holder["p"] = pipeline
     if panel is not None:
@@ -90,6 +91,19 @@ def build(
         panel.on_second = lambda: _safe_undo(referee)
     app = create_app(table=referee)
     return Appliance(config, referee, panel, pipeline, app)
+
+
+def resolve_camera(source: str) -> str:
+    """ "auto": the Pi camera when picamera2 is installed (from apt, on the Pi), else the
+    simulated table, so `boardref serve` with no config runs anywhere."""
+    if source != "auto":
+        return source
+    try:
+        import picamera2  # noqa: F401
+    except ImportError:
+        log.warning("camera: picamera2 is not installed; using the simulated table")
+        return "sim"
+    return "picamera2"
 
 
 def _safe_roll(referee: Referee, source: str) -> None:

@@ -23,7 +23,7 @@ class Config:
     game: str = "aggravation"
     players: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    camera: str = "sim"  # sim | picamera2 | usb:0 | file:/path | folder:/path
+    camera: str = "auto"  # auto | sim | picamera2 | usb:0 | file:/path | folder:/path
     frames_required: int = 3
     camera_dice: bool = True
     pins: dict[str, Any] = field(default_factory=dict)  # hardware.panel.PanelConfig fields
@@ -95,7 +95,7 @@ def from_mapping(data: dict[str, Any], where: str = "config") -> Config:
         game=game.get("name", "aggravation"),
         players=game.get("players"),
         options=game.get("options", {}),
-        camera=camera.get("source", "sim"),
+        camera=camera.get("source", "auto"),
         frames_required=camera.get("frames_required", 3),
         camera_dice=camera.get("dice", True),
         pins=data.get("pins", {}),
@@ -124,12 +124,12 @@ def _check(config: Config, where: str) -> None:
         )
     source = config.camera
     if not (
-        source in ("sim", "picamera2")
+        source in ("auto", "sim", "picamera2")
         or source.split(":", 1)[0]
         in ("sim", "picamera2", "usb", "file", "folder", "rtsp", "http", "https")
     ):
         raise ConfigError(
-            f"{where}: camera.source {source!r} is not a camera; allowed: sim, picamera2, "
+            f"{where}: camera.source {source!r} is not a camera; allowed: auto, sim, picamera2, "
             "usb:N, file:/path, folder:/path, rtsp://..., http://..."
         )
     if config.pins:
