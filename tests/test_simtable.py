@@ -56,3 +56,17 @@ def test_hand_is_drawn_when_asked_and_bad_dice_rejected():
     assert np.abs(clear.astype(int) - handy.astype(int)).mean() > 3
     with pytest.raises(ValueError):
         table.render({}, [7])
+
+
+def test_simulated_camera_is_the_sim_source():
+    from hardware.cameras import open_camera
+
+    board = cross_board()
+    scene = iter([({"t1": "red"}, [2], False), ({"t2": "blue"}, [], True)])
+    with open_camera("sim:9", board=board, scene=lambda: next(scene)) as cam:
+        first = cam.read()
+        assert first.image.shape == (960, 1280, 3) and first.index == 0
+        assert cam.last_truth.placement == {"t1": "red"} and cam.last_truth.dice[0]["value"] == 2
+        cam.read()
+        assert cam.last_truth.hand and cam.status()["ok"]
+    assert cam.closed
