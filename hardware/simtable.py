@@ -314,7 +314,7 @@ def _draw_hand(frame: np.ndarray, h: np.ndarray, board: Board, rng) -> tuple[int
 
 
 class SimulatedCamera(CameraSource):
-    """The simulated table as a camera source (open_camera("sim:SEED", board=..., scene=...)).
+    """The simulated table as a camera source: open_camera("sim:GAME", seed=..., scene=...).
 
     `scene()` says what is on the table for the next frame: `(placement, dice, hand)`; without
     one the board is empty. `fps` paces `read()` like a real camera (None: as fast as asked).
@@ -348,9 +348,16 @@ class SimulatedCamera(CameraSource):
         return frame, time.time()
 
 
-def _open_sim(arg: str, *, board: Board, scene=None, fps: float | None = None, **kw):
-    """open_camera("sim:SEED", board=..., scene=..., fps=...): a SimulatedCamera."""
-    seed = int(arg) if arg.strip() else 0
+def _open_sim(
+    arg: str, *, board: Board | None = None, seed: int = 0, scene=None, fps=None, **kw
+) -> SimulatedCamera:
+    """open_camera("sim:GAME", seed=..., scene=..., fps=...) or open_camera("sim", board=...)."""
+    if board is None:
+        if not arg.strip():
+            raise ValueError('the sim camera needs a game ("sim:aggravation") or board=...')
+        import rules
+
+        board = rules.get(arg.strip()).board
     return SimulatedCamera(SimulatedTable(board, seed, **kw), scene, fps)
 
 
