@@ -1,8 +1,8 @@
 """Print-ready boards: a true-scale PDF with the corner markers, a scale bar and marker cards.
 
 One page of the chosen paper when the board fits (portrait or landscape), else A4 tiles that
-overlap by `OVERLAP_MM`, with crop marks to cut and tape along. A last page holds just the four marker
-cards, for owners of a commercial board who only need the markers around it.
+overlap by `OVERLAP_MM`, with crop marks to cut and tape along. A last page holds just the four
+marker cards, for owners of a commercial board who only need the markers around it.
 """
 
 from __future__ import annotations
