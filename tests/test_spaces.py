@@ -161,3 +161,21 @@ def test_refine_learns_spaces_first_seen_empty():
     again, _ = table.render(moved, hand=False)
     obs = observe(again, [board], better)
     assert obs.placement == moved and obs.spaces["a1"][1] > 0.8
+
+
+def test_a_new_lamp_after_calibration_is_read_or_unclear_never_wrong():
+    from tests.boards import game_starts
+
+    board = BOARDS[3]
+    start = game_starts()[board.name]
+    exact = 0
+    for seed in range(5):
+        table = SimulatedTable(board, seed=seed)
+        cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
+        table.relight(seed + 50)
+        frame, truth = table.render(start, hand=False)
+        obs = observe(frame, [board], cal)
+        assert not obs.hand
+        assert obs.unclear or obs.placement == truth.placement
+        exact += obs.placement == truth.placement
+    assert exact >= 4
