@@ -8,15 +8,12 @@ from its seed, the per-frame variation (jitter, noise, dice positions, hand) fro
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from hardware.artwork import draw_tokens, render_board
-from hardware.cameras import CameraSource, register_source
 from rules.geometry import Board, Region
 
 TABLE_BGR = (70, 105, 140)  # a wooden table top
@@ -319,54 +316,3 @@ def _draw_hand(frame: np.ndarray, h: np.ndarray, board: Board, rng) -> tuple[int
     frame[:] = np.clip(frame * (1 - soft) + arm * soft, 0, 255).astype(np.uint8)
     ys, xs = np.nonzero(mask)
     return (int(xs.min()), int(ys.min()), int(xs.max() - xs.min()), int(ys.max() - ys.min()))
-
-
-class SimulatedCamera(CameraSource):
-    """The simulated table as a camera source: open_camera("sim:GAME", seed=..., scene=...).
-
-    `scene()` says what is on the table for the next frame: `(placement, dice, hand)`; without
-    one the board is empty. `fps` paces `read()` like a real camera (None: as fast as asked).
-    The truth of the newest frame is kept in `last_truth`.
-    """
-
-    name = "sim"
-
-    def __init__(
-        self,
-        table: SimulatedTable,
-        scene: Callable[[], tuple[dict[str, str], list[int], bool | None]] | None = None,
-        fps: float | None = None,
-    ) -> None:
-        super().__init__()
-        self.table = table
-        self.scene = scene
-        self.fps = fps
-        self.last_truth: SimTruth | None = None
-        self._next_at = 0.0
-
-    def _grab(self) -> tuple[np.ndarray, float]:
-        if self.fps:
-            now = time.monotonic()
-            if now < self._next_at:
-                time.sleep(self._next_at - now)
-            self._next_at = max(now, self._next_at) + 1.0 / self.fps
-        placement, dice, hand = self.scene() if self.scene else ({}, [], None)
-        frame, truth = self.table.render(placement, dice, hand=hand)
-        self.last_truth = truth
-        return frame, time.time()
-
-
-def _open_sim(
-    arg: str, *, board: Board | None = None, seed: int = 0, scene=None, fps=None, **kw
-) -> SimulatedCamera:
-    """open_camera("sim:GAME", seed=..., scene=..., fps=...) or open_camera("sim", board=...)."""
-    if board is None:
-        if not arg.strip():
-            raise ValueError('the sim camera needs a game ("sim:aggravation") or board=...')
-        import rules
-
-        board = rules.get(arg.strip()).board
-    return SimulatedCamera(SimulatedTable(board, seed, **kw), scene, fps)
-
-
-register_source("sim", _open_sim, replace=True)

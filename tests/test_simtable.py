@@ -56,33 +56,3 @@ def test_hand_is_drawn_when_asked_and_bad_dice_rejected():
     assert np.abs(clear.astype(int) - handy.astype(int)).mean() > 3
     with pytest.raises(ValueError):
         table.render({}, [7])
-
-
-def test_simulated_camera_is_the_sim_source():
-    from hardware.cameras import open_camera, register_source
-    from hardware.simtable import _open_sim
-
-    register_source("sim", _open_sim, replace=True)  # other tests may have replaced it
-    board = cross_board()
-    scene = iter([({"t1": "red"}, [2], False), ({"t2": "blue"}, [], True)])
-    with open_camera("sim", board=board, seed=9, scene=lambda: next(scene)) as cam:
-        first = cam.read()
-        assert first.image.shape == (960, 1280, 3) and first.index == 0
-        assert cam.last_truth.placement == {"t1": "red"} and cam.last_truth.dice[0]["value"] == 2
-        cam.read()
-        assert cam.last_truth.hand and cam.status()["ok"]
-    assert cam.closed
-
-
-def test_sim_camera_by_game_name():
-    import rules
-    from hardware.cameras import open_camera, register_source
-    from hardware.simtable import _open_sim
-
-    register_source("sim", _open_sim, replace=True)
-    name = rules.names()[0]
-    with open_camera(f"sim:{name}", seed=3) as cam:
-        assert cam.table.board.name == rules.get(name).board.name
-        assert cam.read().image.shape == (960, 1280, 3)
-    with pytest.raises(ValueError, match="needs a game"):
-        open_camera("sim")
