@@ -1,0 +1,187 @@
+"""Camera frames -> vision -> stable observations -> the referee, on a thread of its own.
+
+The loop never blocks the referee: it reads the newest frame, observes it, and hands a reading
+to the referee only when it is stable and different from the last one handed over. The newest
+annotated frame is kept for the web page's camera view.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.annotate import annotate
+from vision.calibrate import Calibration, calibrate
+from vision.observation import Observation, observe
+from vision.stabilise import Stabiliser
+from vision.tray import read_tray_dice
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class PipelineStatus:
+    ok: bool = False
+    source: str = ""
+    error: str | None = None
+    frames: int = 0
+    reason: str = "starting"
+    fps: float = 0.0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "source": self.source,
+            "error": self.error,
+            "frames": self.frames,
+            "reason": self.reason,
+            "fps": round(self.fps, 1),
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+        }
+
+
+class Pipeline:
+    """Runs the camera loop for one referee; `start()` / `stop()`; `jpeg()` for the stream."""
+
+    def __init__(
+        self,
+        referee: Any,
+        camera: Any,
+        *,
+        source_name: str = "camera",
+        frames_required: int = 3,
+        read_dice: bool = True,
+        unclear_after: int = 6,
+    ) -> None:
+        self.referee = referee
+        self.camera = camera
+        self.stabiliser = Stabiliser(frames_required)
+        self.read_dice = read_dice
+        self.unclear_after = unclear_after
+        self.status = PipelineStatus(source=source_name)
+        self.calibration: Calibration | None = None
+        self._calibrated_for: str | None = None
+        self._last_h: np.ndarray | None = None
+        self._last_key: tuple | None = None
+        self._unclear_frames = 0
+        self._latest: np.ndarray | None = None
+        self._latest_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.observations = 0
+
+    # lifecycle -----------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="boardref-camera", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        close = getattr(self.camera, "close", None)
+        if close:
+            close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def jpeg(self) -> bytes | None:
+        with self._latest_lock:
+            frame = self._latest
+        if frame is None:
+            return None
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        return data.tobytes() if ok else None
+
+    def status_json(self) -> dict[str, Any]:
+        camera_status = getattr(self.camera, "status", None)
+        merged = self.status.to_json()
+        if callable(camera_status):
+            extra = camera_status()
+            merged["ok"] = merged["ok"] and extra.get("ok", True)
+            merged["error"] = merged["error"] or extra.get("error")
+        return {"camera": merged}
+
+    # the loop ------------------------------------------------------------------------------
+    def _run(self) -> None:
+        started = time.perf_counter()
+        try:
+            for frame in self.camera.frames():
+                if self._stop.is_set():
+                    break
+                image = getattr(frame, "image", frame)
+                try:
+                    self.process(image)
+                except ValueError as exc:  # a corrupt frame: say so, keep the game
+                    self.status.error = f"bad frame: {exc}"
+                    log.warning("bad frame: %s", exc)
+                self.status.frames += 1
+                elapsed = time.perf_counter() - started
+                self.status.fps = self.status.frames / elapsed if elapsed > 0 else 0.0
+        except Exception as exc:  # the camera went away for good: report, never kill the game
+            self.status.ok = False
+            self.status.error = f"camera stopped: {exc}"
+            log.exception("camera loop stopped")
+
+    def process(self, image: np.ndarray) -> Observation:
+        """Observe one frame and hand the referee anything new. Returns the observation."""
+        game = self.referee.game
+        board = game.board
+        if self._calibrated_for != board.name:
+            self.calibration, self._calibrated_for = None, board.name
+            self._last_key = None
+            self.stabiliser.reset()
+        obs = observe(image, [board], self.calibration, self._last_h)
+        self.observations += 1
+        if obs.homography is not None:
+            self._last_h = obs.homography
+        dice = []
+        wanted = self.read_dice and self.referee.awaiting_roll()
+        if wanted and obs.homography is not None and not obs.hand:
+            dice = read_tray_dice(image, board, obs.homography)
+        self.status.timings_ms = dict(obs.timings_ms)
+        with self._latest_lock:
+            self._latest = annotate(image, board, obs, dice)
+        if obs.game is None:
+            self.status.ok, self.status.reason = True, "board not in view"
+            return obs
+        self.status.ok, self.status.error = True, None
+        if self.calibration is None and not obs.hand:
+            self._calibrate(image, board, obs)
+            obs = observe(image, [board], self.calibration, self._last_h)
+        stable = self.stabiliser.push(obs)
+        self.status.reason = self.stabiliser.reason
+        if obs.hand:
+            self._unclear_frames = 0
+            self._hand_over(dice)
+        elif obs.unclear:
+            self._unclear_frames += 1
+            if self._unclear_frames == self.unclear_after:
+                self.referee.observe(obs.placement, unclear=obs.unclear)
+        elif stable is not None:
+            self._unclear_frames = 0
+            values = tuple(d.value for d in dice)
+            key = (tuple(sorted(stable.placement.items())), values)
+            if key != self._last_key:
+                self._last_key = key
+                self.referee.observe(stable.placement, dice=list(values))
+        return obs
+
+    def _hand_over(self, dice: list) -> None:
+        if self._last_key is not None:
+            self._last_key = None
+            self.referee.observe(None, hand=True)
+
+    def _calibrate(self, image: np.ndarray, board: Any, obs: Observation) -> None:
+        """Learn the real tokens, paint and lamp from the position the referee expects."""
+        expected = self.referee.game.placement(self.referee.state)
+        try:
+            self.calibration = calibrate(board, [(image, expected)], homographies=[obs.homography])
+        except ValueError as exc:
+            log.warning("calibration failed: %s", exc)

@@ -1,0 +1,364 @@
+"""Browser tests: Debian's Chromium driven by Playwright against the app served by waitress.
+
+Screenshots go to test-output/screenshots/ (look at them: the page must look like a product).
+Playwright's own browser download is never used; without /usr/bin/chromium these tests skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import PIN
+from tests.fake_table import FakeTable
+from webui import create_app
+from webui.serve import make_server
+
+CHROMIUM = os.environ.get("BOARDREF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium);"
+        " .ci/run does this",
+        allow_module_level=True,
+    )
+
+
+def camera_frame(table: FakeTable) -> bytes:
+    """An annotated frame like the referee's: board outline, each space's reading, dice box."""
+    import cv2
+    import numpy as np
+
+    import rules
+
+    board = table.game.board
+    scale = 2.0
+    img = np.full((int(board.height * scale), int(board.width * scale), 3), (60, 70, 60), np.uint8)
+    cv2.rectangle(img, (4, 4), (img.shape[1] - 5, img.shape[0] - 5), (0, 255, 0), 3)
+    placement = table.game.placement(table.game.initial_state())
+    for s in board.spaces:
+        centre = (int(s.x * scale), int(s.y * scale))
+        colour = placement.get(s.id)
+        if colour:
+            r, g, b = rules.PALETTE[colour].rgb
+            cv2.circle(img, centre, int(board.token_radius * scale), (b, g, r), -1)
+        cv2.circle(img, centre, int(board.hole_radius * scale) + 3, (255, 255, 255), 1)
+    for region in board.regions:
+        x, y, w, h = (int(v * scale) for v in (region.x, region.y, region.w, region.h))
+        cv2.rectangle(img, (x, y), (x + w, y + h), (0, 200, 255), 2)
+        cv2.putText(img, "die: 4", (x + 8, y + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 200, 255), 2)
+    ok, jpeg = cv2.imencode(".jpg", img)
+    assert ok
+    return jpeg.tobytes()
+
+
+@pytest.fixture
+def site():
+    table = FakeTable(pin=PIN, seed=11, options={"opening": "first-seat"})
+    table._frame = camera_frame(table)
+    app = create_app(
+        {"SECRET_KEY": "browser", "SSE_KEEPALIVE": 0.5, "SSE_MAX_AGE": 30.0, "MJPEG_MAX_AGE": 2.0},
+        table=table,
+    )
+    server = make_server(app, port=0, threads=12)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield table, f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, has_touch=True, bypass_csp=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def roll_until_move(table: FakeTable) -> dict:
+    for _ in range(200):
+        snap = table.snapshot()
+        if snap["phase"] == "move":
+            return snap
+        table.roll("button")
+    raise AssertionError("no move phase")
+
+
+def live(page) -> None:
+    page.wait_for_selector('#live[data-state="up"]', timeout=5000)
+
+
+def test_live_table_roll_and_button(site, phone):
+    table, url = site
+    phone.goto(url + "/")
+    live(phone)
+    assert phone.locator("#board .token").count() == 16
+    letters = phone.locator("#board .token-letter").all_text_contents()
+    assert sorted(set(letters)) == ["B", "G", "R", "Y"]  # colour-blind safe: letters on tokens
+    shot(phone, "01-table-phone-start")
+
+    phone.click("#roll")  # the page's Roll button
+    phone.wait_for_function("document.querySelector('#banner').dataset.kind !== undefined")
+    kind = phone.get_attribute("#banner", "data-kind")
+    assert kind in ("roll", "pass")
+    assert table.rolls_from == ["web"]
+    shot(phone, "02-table-phone-after-roll")
+
+    # The physical button (here: the table itself) rolls; the page follows over SSE.
+    before = table.snapshot()["moves"]
+    snap = roll_until_move(table)
+    assert snap["moves"] > before
+    phone.wait_for_function(
+        "v => document.querySelector('#die').dataset.value === String(v)", arg=snap["dice"]
+    )
+    phone.wait_for_function(
+        "document.querySelector('#turn').textContent.toLowerCase().includes('to move')"
+    )
+    shot(phone, "03-table-phone-live-roll")
+
+
+def test_teach_mode_and_manual_move(site, phone):
+    table, url = site
+    snap = roll_until_move(table)
+    move = next(m for m in snap["legal"] if m["kind"] == "step")
+    phone.goto(url + "/")
+    live(phone)
+    phone.click('.seg[data-mode="teach"]')
+    phone.locator(f'#board .hit[data-space="{move["frm"]}"]').click()
+    phone.wait_for_selector("#teach .moves-list li")
+    assert phone.locator("#board .target").count() >= 1
+    assert "AGG-" in phone.inner_text("#teach")
+    shot(phone, "04-teach-token-moves")
+
+    phone.locator(f'#board .hit[data-space="{move["to"]}"]').click()
+    phone.wait_for_selector("#teach .ok")
+    assert "allowed" in phone.inner_text("#teach")
+    shot(phone, "05-teach-explain-legal")
+
+    # A space that is not allowed: the explanation names the clause.
+    bad = next(
+        s for s in ("t30", "t31", "t32", "t33") if s not in {m.get("to") for m in snap["legal"]}
+    )
+    phone.locator(f'#board .hit[data-space="{move["frm"]}"]').click()
+    phone.wait_for_selector("#teach .moves-list li")
+    phone.locator(f'#board .hit[data-space="{bad}"]').click()
+    phone.wait_for_selector("#teach .bad")
+    assert "not allowed" in phone.inner_text("#teach")
+    shot(phone, "06-teach-explain-illegal")
+
+    # Manual play: tap the token, tap the destination, confirm, give the PIN.
+    phone.click('.seg[data-mode="move"]')
+    phone.locator(f'#board .hit[data-space="{move["frm"]}"]').click()
+    phone.wait_for_selector("#teach .moves-list li")
+    phone.locator(f'#board .hit[data-space="{move["to"]}"]').click()
+    phone.click("text=Make this move")
+    phone.wait_for_selector("#pin-dialog[open]")
+    shot(phone, "07-pin-dialog")
+    phone.fill("#pin-input", PIN)
+    phone.click("#pin-form button[type=submit]")
+    phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'legal'")
+    assert table.snapshot()["moves"] == snap["moves"] + 1
+    shot(phone, "08-manual-move-legal")
+
+
+def test_illegal_ruling_banner(site, phone):
+    table, url = site
+    snap = roll_until_move(table)
+    colour = snap["colours"][snap["actor"]]
+    targets = {m.get("to") for m in snap["legal"]}
+    bad = next(s for s in ("t30", "t31", "t32", "t33") if s not in targets)
+    phone.goto(url + "/")
+    live(phone)
+    # the camera sees a marble taken out of BASE onto a hole it may not go to
+    seen = table.game.placement(table.state)
+    base = next(s for s in seen if s.startswith(f"{colour}-b"))
+    del seen[base]
+    seen[bad] = colour
+    table.observe(seen)
+    phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'illegal'")
+    text = phone.inner_text("#banner")
+    assert "Illegal" in text and "AGG-" in text and f"Take the {colour} token off {bad}" in text
+    phone.wait_for_selector('.led[data-led="red"].on')
+    shot(phone, "09-illegal-ruling")
+
+    # The camera cannot read two spaces: the banner says which, the board marks them.
+    table._set_ruling(
+        {
+            "kind": "unclear",
+            "text": "cannot see what is on t05, t06",
+            "clauses": [],
+            "effects": [],
+            "spaces": ["t05", "t06"],
+            "fix": "",
+        }
+    )
+    phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'unclear'")
+    assert phone.locator("#board .unclear-mark").count() == 2
+    assert "t05, t06" in phone.inner_text("#banner")
+    shot(phone, "09b-unclear-ruling")
+
+
+def test_history_steps_back_and_forth(site, phone):
+    table, url = site
+    for _ in range(4):
+        snap = roll_until_move(table)
+        table.manual_move(next(m for m in snap["legal"] if m["kind"] == "step"))
+    total = table.snapshot()["moves"]
+    phone.goto(url + "/history")
+    live(phone)
+    assert phone.inner_text("#step-label") == f"Move {total} of {total}"
+    phone.click("#prev")
+    assert phone.inner_text("#step-label") == f"Move {total - 1} of {total}"
+    phone.click("#first")
+    assert phone.inner_text("#step-label") == "Start"
+    assert phone.locator("#board .token").count() == 16
+    phone.click("#next")
+    phone.click("#next")
+    assert phone.inner_text("#step-label") == f"Move 2 of {total}"
+    shot(phone, "10-history")
+    with phone.expect_download() as download:
+        phone.click("text=Download the record")
+    assert download.value.suggested_filename.endswith(".json")
+
+
+def test_other_pages_look_right(site, browser, phone):
+    table, url = site
+    phone.goto(url + "/teach/aggravation")
+    assert phone.locator(".clause").count() > 20
+    shot(phone, "11-teach-page")
+    phone.goto(url + "/setup")
+    phone.wait_for_selector("#ng-options select")
+    shot(phone, "12-setup")
+    phone.goto(url + "/camera")
+    phone.wait_for_function("document.querySelector('#stream').naturalWidth > 0")
+    shot(phone, "13-camera")
+
+    desk = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = desk.new_page()
+    roll_until_move(table)
+    page.goto(url + "/")
+    live(page)
+    shot(page, "14-table-laptop")
+    desk.close()
+
+
+def test_new_game_from_setup(site, phone):
+    table, url = site
+    phone.goto(url + "/setup")
+    phone.select_option("#ng-players", "6")
+    phone.select_option('select[data-option="play"]', "partners")
+    phone.click("#new-game button[type=submit]")
+    phone.wait_for_selector("#pin-dialog[open]")
+    phone.fill("#pin-input", "0000")
+    phone.click("#pin-form button[type=submit]")
+    phone.wait_for_selector("#pin-error:not(:empty)")
+    phone.fill("#pin-input", PIN)
+    phone.click("#pin-form button[type=submit]")
+    phone.wait_for_url(url + "/")
+    live(phone)
+    assert table.game.players == 6 and table.game.options["play"] == "partners"
+    assert phone.locator("#board .token").count() == 24
+    shot(phone, "15-table-six-players")
+
+
+def test_teach_before_the_roll_and_undo(site, phone):
+    table, url = site
+    phone.goto(url + "/")
+    live(phone)
+    phone.click('.seg[data-mode="teach"]')
+    phone.locator('#board .hit[data-space="red-b2"]').click()
+    phone.wait_for_selector("#teach .moves-list li")
+    assert "If red rolls" in phone.inner_text("#teach")
+    shot(phone, "16-teach-before-roll")
+
+    table.roll("button")
+    before = table.snapshot()["moves"]
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.click("#undo")
+    phone.wait_for_selector("#pin-dialog[open]")
+    phone.fill("#pin-input", PIN)
+    phone.click("#pin-form button[type=submit]")
+    phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'undo'")
+    assert table.snapshot()["moves"] == before - 1
+
+
+def test_calibration_clicks_and_saves_a_profile(site, phone):
+    table, url = site
+    phone.goto(url + "/setup")
+    phone.wait_for_function("document.querySelector('#calib-img').naturalWidth > 0")
+    marks = phone.locator("#calib-marks")
+    box = marks.bounding_box()
+    for fx, fy in ((0.3, 0.2), (0.7, 0.2), (0.7, 0.7), (0.3, 0.7)):
+        marks.click(position={"x": box["width"] * fx, "y": box["height"] * fy})
+    assert "4 clicked" in phone.inner_text("#calib-count")
+    phone.fill("#calib-name", "test board")
+    phone.click("#calib-form button[type=submit]")
+    phone.wait_for_selector("#pin-dialog[open]")
+    phone.fill("#pin-input", PIN)
+    phone.click("#pin-form button[type=submit]")
+    phone.wait_for_selector(".toast")
+    profile = table.profiles[0]
+    assert profile["name"] == "test board" and len(profile["points"]) == 4
+    assert len({p["space"] for p in profile["points"]}) == 4
+    phone.locator("#calib-guide").scroll_into_view_if_needed()
+    shot(phone, "17-calibration")
+
+
+def test_page_works_under_its_own_content_security_policy(site, browser):
+    """The other tests bypass the CSP to evaluate test scripts; this one keeps it and
+    watches the console for violations."""
+    import re
+
+    table, url = site
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(url + "/")
+    expect = sync_api.expect
+    expect(page.locator("#live")).to_have_attribute("data-state", "up")
+    expect(page.locator("#board .token")).to_have_count(16)
+    page.click("#roll")
+    expect(page.locator("#banner")).to_have_attribute("data-kind", re.compile("roll|pass"))
+    shot(page, "18-table-tv")
+    for path in ("/history", "/teach/aggravation", "/setup", "/camera"):
+        page.goto(url + path)
+        page.wait_for_load_state("load")
+    context.close()
+    assert not problems, problems

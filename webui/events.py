@@ -1,0 +1,132 @@
+"""Live data: server-sent events (/api/events) and the camera (/stream.mjpg, /snapshot.jpg).
+
+Each live connection holds one of waitress's threads, so streams are capped
+(SSE_MAX_CLIENTS), end after SSE_MAX_AGE seconds (the browser reconnects by itself after the
+`retry` delay) and send a keep-alive comment every SSE_KEEPALIVE seconds so a dropped phone is
+noticed and its thread freed.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app
+
+from .api import enrich, get_table
+
+bp = Blueprint("events", __name__)
+
+_lock = threading.Lock()
+
+
+def _count(app: Any, delta: int) -> int:
+    with _lock:
+        value = app.extensions.get("boardref.sse_clients", 0) + delta
+        app.extensions["boardref.sse_clients"] = value
+        return value
+
+
+def sse(event: str, data: Any) -> str:
+    """One server-sent event; the JSON goes on one data line."""
+    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+@bp.get("/api/events")
+def events():
+    """Server-sent events: "state" (a snapshot) and "ruling" (the latest ruling)."""
+    table = get_table()
+    app = current_app._get_current_object()
+    config = app.config
+    if _count(app, +1) > config["SSE_MAX_CLIENTS"]:
+        _count(app, -1)
+        response = Response(
+            json.dumps({"error": "too many live connections; retrying shortly"}) + "\n",
+            status=503,
+            mimetype="application/json",
+        )
+        response.headers["Retry-After"] = "10"
+        return response
+    try:
+        q = table.subscribe()
+    except Exception:
+        _count(app, -1)
+        raise
+    keepalive, max_age = config["SSE_KEEPALIVE"], config["SSE_MAX_AGE"]
+
+    def stream() -> Iterator[str]:
+        try:
+            yield ": boardref live table\nretry: 3000\n\n"  # at once, so proxies open the pipe
+            yield sse("state", enrich(table, table.snapshot()))
+            ends = time.monotonic() + max_age
+            while time.monotonic() < ends:
+                try:
+                    kind, payload = q.get(timeout=keepalive)
+                except queue.Empty:
+                    yield ": keep-alive\n\n"
+                    continue
+                if kind == "state":
+                    payload = enrich(table, payload)
+                if kind in ("state", "ruling"):
+                    yield sse(kind, payload)
+        finally:
+            table.unsubscribe(q)
+            _count(app, -1)
+
+    response = Response(stream(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@bp.get("/snapshot.jpg")
+def snapshot():
+    """One annotated camera frame (board outline, every space's reading, the dice boxes)."""
+    frame = get_table().frame_jpeg()
+    if not frame:
+        abort(503, description="no camera frame yet: the camera is off or starting")
+    response = Response(frame, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/stream.mjpg")
+def stream_mjpg():
+    """The annotated camera view as an MJPEG stream (multipart/x-mixed-replace)."""
+    table = get_table()
+    first = table.frame_jpeg()
+    if not first:
+        abort(503, description="no camera frame yet: the camera is off or starting")
+    app = current_app._get_current_object()
+    if _count(app, +1) > app.config["SSE_MAX_CLIENTS"]:
+        _count(app, -1)
+        abort(503, description="too many live connections; try again shortly")
+    interval, max_age = app.config["MJPEG_INTERVAL"], app.config["MJPEG_MAX_AGE"]
+
+    def frames() -> Iterator[bytes]:
+        try:
+            last = None
+            frame = first
+            ends = time.monotonic() + max_age
+            while time.monotonic() < ends:
+                if frame and frame is not last:
+                    last = frame
+                    yield (
+                        b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                        + str(len(frame)).encode()
+                        + b"\r\n\r\n"
+                        + frame
+                        + b"\r\n"
+                    )
+                time.sleep(interval)
+                frame = table.frame_jpeg()
+        finally:
+            _count(app, -1)
+
+    response = Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
+    response.headers["Cache-Control"] = "no-store"
+    return response

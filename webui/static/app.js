@@ -1,0 +1,824 @@
+// boardref: the table's page. Plain JavaScript, no build step.
+// Draws the board from its geometry, keeps it live over server-sent events, and talks to /api.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const boot = JSON.parse((document.getElementById("boot") || { textContent: "{}" }).textContent);
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+// --- small helpers -------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+function toast(message, ok = false) {
+  const t = el("div", { class: ok ? "toast ok" : "toast", role: ok ? "status" : "alert", text: message });
+  document.body.append(t);
+  setTimeout(() => t.remove(), 4500);
+}
+
+function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+// --- the API, with CSRF and the table PIN ----------------------------------------------------
+
+const pinStore = {
+  get() { try { return sessionStorage.getItem("tablePin") || ""; } catch (e) { return ""; } },
+  set(v) { try { sessionStorage.setItem("tablePin", v); } catch (e) { /* private mode */ } },
+  clear() { try { sessionStorage.removeItem("tablePin"); } catch (e) { /* ignore */ } },
+};
+
+function askPin(why) {
+  const dialog = document.getElementById("pin-dialog");
+  const input = document.getElementById("pin-input");
+  const error = document.getElementById("pin-error");
+  document.getElementById("pin-why").textContent = why || "This changes the game, so it needs the table PIN.";
+  error.textContent = "";
+  input.value = "";
+  return new Promise((resolve) => {
+    const form = document.getElementById("pin-form");
+    const cancel = document.getElementById("pin-cancel");
+    const done = (value) => {
+      form.removeEventListener("submit", onSubmit);
+      cancel.removeEventListener("click", onCancel);
+      dialog.close();
+      resolve(value);
+    };
+    const onSubmit = async (ev) => {
+      ev.preventDefault();
+      const r = await fetch("/api/pin", { method: "POST", headers: { "X-CSRF-Token": csrf, "X-Table-PIN": input.value } });
+      if (r.ok) { pinStore.set(input.value); done(input.value); }
+      else { const b = await r.json().catch(() => ({})); error.textContent = b.error || "wrong PIN"; input.select(); }
+    };
+    const onCancel = () => done(null);
+    form.addEventListener("submit", onSubmit);
+    cancel.addEventListener("click", onCancel);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+async function api(method, url, body, { pin = false } = {}) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const headers = { "X-CSRF-Token": csrf };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const sentPin = pin ? pinStore.get() : "";
+    if (sentPin) headers["X-Table-PIN"] = sentPin;
+    const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+    if (r.status === 403 && /PIN/.test(data.error || "")) {
+      pinStore.clear();
+      const entered = await askPin(sentPin ? "Wrong PIN, or it has changed. Try again."
+        : "This changes the game, so it needs the table PIN.");
+      if (entered === null) throw new Error("cancelled: no PIN");
+      pin = true;
+      continue;
+    }
+    if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+    return data;
+  }
+  throw new Error("PIN not accepted");
+}
+
+// --- the die -------------------------------------------------------------------------------
+
+const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+  5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] };
+
+function drawDie(container, value) {
+  container.textContent = "";
+  const s = svg("svg", { viewBox: "0 0 40 40", role: "img", "aria-label": value ? `Die shows ${value}` : "Die not rolled" }, container);
+  svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7, fill: value ? "#fffdf6" : "#2b3947", stroke: value ? "#10161c" : "#55687a", "stroke-width": 2 }, s);
+  if (value) for (const [i, j] of PIPS[value] || []) svg("circle", { cx: i * 10, cy: j * 10, r: 3.6, fill: "#10161c" }, s);
+  else { const t = svg("text", { x: 20, y: 27, "text-anchor": "middle", "font-size": 20, fill: "#aebccb", "font-weight": 800 }, s); t.textContent = "–"; }
+  container.dataset.value = value || 0;
+}
+
+// --- the board diagram, drawn only from geometry -----------------------------------------------
+
+function rgbOf(palette, colour) { return (palette[colour] || {}).rgb || "#999999"; }
+function letterOf(palette, colour) { return (palette[colour] || {}).letter || (colour ? colour[0].toUpperCase() : "?"); }
+function tint(hex, amount) {
+  const n = parseInt(hex.slice(1), 16);
+  const mix = (c) => Math.round(c + (255 - c) * amount);
+  return `rgb(${mix(n >> 16)},${mix((n >> 8) & 255)},${mix(n & 255)})`;
+}
+function inkFor(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+  return lum > 150 ? "#111" : "#fff";
+}
+
+class BoardView {
+  constructor(svgEl, board, onTap) {
+    this.svg = svgEl;
+    this.onTap = onTap;
+    this.setBoard(board);
+  }
+
+  setBoard(board) {
+    this.board = board;
+    this.byId = Object.fromEntries(board.spaces.map((s) => [s.id, s]));
+    this.groupOf = {};
+    for (const g of board.groups || []) for (const id of g) this.groupOf[id] = g;
+    const r = board.token_radius;
+    const xs = board.spaces.map((s) => s.x), ys = board.spaces.map((s) => s.y);
+    const pad = r * 2.2;
+    const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
+    const w = Math.max(...xs) + pad - x0, h = Math.max(...ys) + pad - y0;
+    this.svg.setAttribute("viewBox", `${x0.toFixed(1)} ${y0.toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}`);
+    this.svg.textContent = "";
+    const title = svg("title", {}, this.svg);
+    title.textContent = `${board.title} board`;
+    this.gLinks = svg("g", {}, this.svg);
+    this.gSpaces = svg("g", {}, this.svg);
+    this.gMarks = svg("g", {}, this.svg);
+    this.gTokens = svg("g", {}, this.svg);
+    this.gTop = svg("g", {}, this.svg);
+    this.gHits = svg("g", {}, this.svg);
+    const hr = board.hole_radius;
+    for (const [a, b] of board.links) {
+      const p = this.byId[a], q = this.byId[b];
+      if (p && q) svg("line", { class: "link", x1: p.x, y1: p.y, x2: q.x, y2: q.y, "stroke-width": hr * 0.35 }, this.gLinks);
+    }
+    const seat = board.seat_colours || [];
+    for (const s of board.spaces) {
+      let fill = "#fffaf0";
+      const owner = s.owner !== null && s.owner !== undefined ? seat[s.owner] : null;
+      if (owner && (s.kind === "base" || s.kind === "home")) fill = tint(rgbOf(board.palette, owner), 0.62);
+      if (s.kind === "centre") fill = "#e9dcc0";
+      const radius = s.kind === "centre" ? hr * 1.5 : hr;
+      const c = svg("circle", { class: `space ${s.kind}`, cx: s.x, cy: s.y, r: radius, fill,
+        "stroke-width": s.kind === "star" || s.kind === "centre" ? hr * 0.32 : hr * 0.18 }, this.gSpaces);
+      c.dataset.space = s.id;
+      if (s.kind === "star") {
+        svg("path", { d: starPath(s.x, s.y, hr * 0.55, hr * 0.25), fill: "#8a7a5e", "pointer-events": "none" }, this.gSpaces);
+      }
+      if (owner && s.kind === "start") {
+        svg("circle", { cx: s.x, cy: s.y, r: hr * 1.35, fill: "none", stroke: rgbOf(board.palette, owner), "stroke-width": hr * 0.3 }, this.gSpaces);
+      }
+      if (s.label) {
+        const t = svg("text", { class: "space-label", x: s.x, y: s.y + hr * 0.42, "text-anchor": "middle", "font-size": hr * 1.1 }, this.gSpaces);
+        t.textContent = s.label;
+      }
+      const hit = svg("circle", { class: "hit", cx: s.x, cy: s.y, r: Math.max(r * 1.15, hr * 1.3) }, this.gHits);
+      hit.dataset.space = s.id;
+      hit.addEventListener("click", () => this.onTap && this.onTap(s.id));
+    }
+    this.placement = {};
+  }
+
+  draw(placement, marks = {}) {
+    this.placement = placement || {};
+    const { palette, token_radius: r, hole_radius: hr } = this.board;
+    this.gTokens.textContent = "";
+    this.gMarks.textContent = "";
+    this.gTop.textContent = "";
+    for (const [id, colour] of Object.entries(this.placement)) {
+      const s = this.byId[id];
+      if (!s) continue;
+      if (colour === "?") continue;
+      const fill = rgbOf(palette, colour);
+      const g = svg("g", { class: "token", "data-space": id, "data-colour": colour }, this.gTokens);
+      svg("title", {}, g).textContent = `${colour} token on ${id}`;
+      svg("circle", { cx: s.x, cy: s.y + r * 0.12, r, fill: "rgba(0,0,0,.28)" }, g);
+      svg("circle", { cx: s.x, cy: s.y, r, fill, stroke: "#1a1a1a", "stroke-width": r * 0.12 }, g);
+      const t = svg("text", { class: "token-letter", x: s.x, y: s.y + r * 0.4, "text-anchor": "middle",
+        "font-size": r * 1.15, fill: inkFor(fill) }, g);
+      t.textContent = letterOf(palette, colour);
+    }
+    const ring = (id, cls, scale, width, extra = {}) => {
+      const s = this.byId[id];
+      if (s) svg("circle", { class: cls, cx: s.x, cy: s.y, r: r * scale, "stroke-width": width, ...extra }, this.gTop);
+    };
+    for (const id of marks.unclear || []) {
+      const s = this.byId[id];
+      if (!s) continue;
+      svg("circle", { class: "unclear-mark", cx: s.x, cy: s.y, r: r * 1.05, "stroke-width": hr * 0.3 }, this.gTop);
+      const q = svg("text", { class: "unclear-q", x: s.x, y: s.y + r * 0.42, "text-anchor": "middle", "font-size": r * 1.2 }, this.gTop);
+      q.textContent = "?";
+    }
+    for (const id of marks.from || []) ring(id, "from-mark", 1.45, hr * 0.35);
+    for (const id of marks.moved || []) ring(id, "moved-mark", 1.4, hr * 0.28);
+    if (marks.selected) ring(marks.selected, "selected", 1.35, hr * 0.42);
+    for (const id of marks.targets || []) {
+      ring(id, "target", 1.3, hr * 0.45);
+      const s = this.byId[id];
+      if (s && !this.placement[id]) svg("circle", { class: "target-dot", cx: s.x, cy: s.y, r: hr * 0.45 }, this.gTop);
+    }
+  }
+}
+
+function starPath(cx, cy, outer, inner) {
+  let d = "";
+  for (let i = 0; i < 10; i++) {
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    const rr = i % 2 ? inner : outer;
+    d += `${i ? "L" : "M"}${(cx + rr * Math.cos(a)).toFixed(2)},${(cy + rr * Math.sin(a)).toFixed(2)}`;
+  }
+  return d + "Z";
+}
+
+// --- turn, banner, panel -----------------------------------------------------------------------
+
+function tokenChip(palette, colour) {
+  const s = svg("svg", { class: "tokenchip", viewBox: "0 0 20 20", "aria-hidden": "true" });
+  const fill = rgbOf(palette, colour);
+  svg("circle", { cx: 10, cy: 10, r: 9, fill, stroke: "#000", "stroke-width": 1.2 }, s);
+  const t = svg("text", { x: 10, y: 14, "text-anchor": "middle", "font-size": 11, "font-weight": 900, fill: inkFor(fill) }, s);
+  t.textContent = letterOf(palette, colour);
+  return s;
+}
+
+const PHASE_TEXT = {
+  opening: "rolls to see who starts", roll: "to roll the die", move: "to move a marble",
+  declare: "names the teammate who moves", over: "game over",
+};
+
+function drawTurn(container, state, palette) {
+  container.textContent = "";
+  const colours = state.colours || [];
+  if (state.outcome) {
+    container.append(el("span", { text: `★ ${cap(state.outcome.text || "game over")}` }));
+    return;
+  }
+  const colour = colours[state.to_move];
+  const actor = colours[state.actor ?? state.to_move];
+  container.append(tokenChip(palette, colour));
+  const label = el("span", {}, `${cap(colour)}`);
+  let phase = PHASE_TEXT[state.phase] || state.phase;
+  if (actor && actor !== colour && state.phase === "move") phase = `rolled for ${actor}: ${actor} moves`;
+  label.append(el("span", { class: "phase", text: phase }));
+  container.append(label);
+}
+
+const VERDICT = {
+  legal: ["✓", "Legal"], illegal: ["✕", "Illegal"], unclear: ["?", "Cannot see"], roll: ["⚄", "Rolled"],
+  pass: ["→", "Pass"], win: ["★", "Winner"], undo: ["↶", "Undone"], new: ["+", "New game"],
+};
+
+function drawBanner(container, ruling, { fresh = false } = {}) {
+  container.textContent = "";
+  container.className = "banner";
+  if (!ruling) {
+    container.append(el("span", { class: "icon", text: "●" }), el("div", { class: "verdict", text: "Waiting for the first move" }));
+    return;
+  }
+  const kind = ruling.kind || "legal";
+  const [icon, word] = VERDICT[kind] || ["●", cap(kind)];
+  const cssKind = kind === "roll" || kind === "pass" ? "legal" : kind;
+  container.classList.add(cssKind);
+  container.dataset.kind = kind;
+  container.append(el("span", { class: "icon", "aria-hidden": "true", text: icon }));
+  container.append(el("div", { class: "verdict", text: word }));
+  if (ruling.text) container.append(el("div", { class: "what", text: cap(ruling.text) }));
+  if (kind === "unclear" && (ruling.spaces || []).length) {
+    container.append(el("div", { class: "clause", text: `Cannot read: ${ruling.spaces.join(", ")}. Move your hand away and check those spaces.` }));
+  }
+  if (kind === "illegal") {
+    for (const c of ruling.clauses || []) {
+      const line = el("div", { class: "clause" });
+      line.append(el("b", { text: `${c.id} ${c.title}. ` }), c.text);
+      container.append(line);
+    }
+    if (ruling.fix) container.append(el("div", { class: "fix", text: `➜ ${cap(ruling.fix)}` }));
+  } else if ((ruling.effects || []).length) {
+    const ul = el("ul");
+    for (const e of ruling.effects) ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
+    container.append(ul);
+  } else if ((ruling.clauses || []).length && kind === "legal") {
+    const c = ruling.clauses[0];
+    container.append(el("div", { class: "clause" }, el("span", { class: "cid", text: c.id }), ` ${c.title}`));
+  }
+  if (fresh) { container.classList.remove("fresh"); void container.offsetWidth; container.classList.add("fresh"); }
+}
+
+function rulingMarks(ruling) {
+  if (!ruling) return {};
+  if (ruling.kind === "unclear") return { unclear: ruling.spaces || [] };
+  if (ruling.kind === "illegal") {
+    const m = ruling.move || {};
+    return { from: m.frm ? [m.frm] : (ruling.spaces || []).slice(0, 1) };
+  }
+  if (ruling.kind === "legal" && ruling.move && ruling.move.to) return { moved: [ruling.move.to] };
+  return {};
+}
+
+// --- sound: Web Audio tones, muted until a tap ----------------------------------------------------
+
+const sound = {
+  ctx: null,
+  enable() {
+    if (!this.ctx) {
+      const AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) return false;
+      this.ctx = new AC();
+    }
+    this.ctx.resume();
+    return true;
+  },
+  tone(freq, start, dur, type = "sine", gain = 0.18) {
+    if (!this.ctx) return;
+    const t0 = this.ctx.currentTime + start;
+    const o = this.ctx.createOscillator(), g = this.ctx.createGain();
+    o.type = type; o.frequency.value = freq;
+    g.gain.setValueAtTime(0, t0);
+    g.gain.linearRampToValueAtTime(gain, t0 + 0.01);
+    g.gain.linearRampToValueAtTime(0, t0 + dur);
+    o.connect(g).connect(this.ctx.destination);
+    o.start(t0); o.stop(t0 + dur + 0.02);
+  },
+  play(kind) {
+    if (!this.ctx) return;
+    if (kind === "illegal") { this.tone(196, 0, 0.45, "square", 0.12); this.tone(165, 0.5, 0.45, "square", 0.12); }
+    else if (kind === "unclear") { this.tone(440, 0, 0.15); this.tone(440, 0.25, 0.15); }
+    else if (kind === "win") { [523, 659, 784, 1047].forEach((f, i) => this.tone(f, i * 0.15, 0.2, "triangle")); }
+    else if (kind === "roll") { this.tone(660, 0, 0.06, "triangle"); }
+    else if (kind === "legal" || kind === "pass") { this.tone(880, 0, 0.12); }
+  },
+};
+
+function drawPanel(panel) {
+  for (const name of ["green", "amber", "red", "buzzer"]) {
+    const led = document.querySelector(`.led[data-led="${name}"]`);
+    if (led) led.classList.toggle("on", Boolean(panel && panel[name]));
+    if (led && name === "buzzer") led.title = (panel && panel.buzzer) || "silent";
+  }
+}
+
+// --- live events --------------------------------------------------------------------------------
+
+function connectEvents(handlers) {
+  const live = document.getElementById("live");
+  live.hidden = false;
+  let source = null, retry = 2000;
+  const open = () => {
+    source = new EventSource("/api/events");
+    source.addEventListener("open", () => { live.dataset.state = "up"; live.textContent = "● live"; retry = 2000; });
+    source.addEventListener("state", (ev) => handlers.state(JSON.parse(ev.data)));
+    source.addEventListener("ruling", (ev) => handlers.ruling(JSON.parse(ev.data)));
+    source.addEventListener("error", () => {
+      live.dataset.state = "down";
+      live.textContent = "○ reconnecting";
+      if (source.readyState === EventSource.CLOSED) {  // refused (e.g. 503): back off, then retry
+        setTimeout(open, retry);
+        retry = Math.min(retry * 2, 30000);
+      }
+    });
+  };
+  open();
+}
+
+// --- the live table page ---------------------------------------------------------------------------
+
+function tablePage() {
+  let state = boot.state;
+  let board = boot.board;
+  let mode = "watch";
+  let selected = null;
+  let targets = [];
+  const view = new BoardView(document.getElementById("board"), board, onTap);
+  const teach = document.getElementById("teach");
+  const rollBtn = document.getElementById("roll");
+  const rollTop = document.getElementById("roll-top");
+
+  function render({ fresh = false } = {}) {
+    drawTurn(document.getElementById("turn"), state, board.palette);
+    drawDie(document.getElementById("die"), state.dice);
+    drawBanner(document.getElementById("banner"), state.ruling, { fresh });
+    const marks = selected ? { selected, targets } : rulingMarks(state.ruling);
+    view.draw(state.placement, marks);
+    const canRoll = state.phase === "roll" || state.phase === "opening";
+    rollBtn.disabled = !canRoll;
+    rollBtn.textContent = canRoll ? "Roll the die" : "Rolled: move a marble";
+    rollTop.hidden = !canRoll;
+    rollTop.disabled = !canRoll;
+    document.getElementById("roll-hint").textContent = canRoll
+      ? `${cap(state.colours[state.to_move])} rolls. The button does exactly what the table's button does.`
+      : state.phase !== "move" ? ""
+      : state.mode === "manual" ? "Camera off: choose Move by hand, tap the marble, then where it goes."
+      : "Move a marble on the board; the camera watches.";
+  }
+
+  async function refreshBoardIfNeeded(snapshot) {
+    if (snapshot.board_id && snapshot.board_id !== board.board_id) {
+      board = await api("GET", "/api/board");
+      view.setBoard(board);
+      clearSelection();
+    }
+  }
+
+  async function refreshPanel(kind) {
+    try { drawPanel((await api("GET", "/api/status")).panel); } catch (e) { /* the banner still shows it */ }
+    if (kind) sound.play(kind);
+  }
+
+  function clearSelection() { selected = null; targets = []; teach.hidden = true; }
+
+  async function onTap(space) {
+    if (mode === "watch") return;
+    const token = state.placement[space];
+    if (selected && targets.includes(space)) return chooseTarget(space);
+    if (selected && mode === "move" && !token) return chooseTarget(space);
+    if (selected && space !== selected && mode === "teach" && !token) return explain(selected, space);
+    if (!token) { clearSelection(); render(); return; }
+    selected = space;
+    try {
+      const data = await api("GET", `/api/teach/moves?space=${encodeURIComponent(space)}`);
+      targets = data.targets;
+      showMoves(data);
+    } catch (e) { toast(e.message); }
+    render();
+  }
+
+  function showMoves(data) {
+    teach.hidden = false;
+    teach.textContent = "";
+    const colour = data.token;
+    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${data.space}`;
+    teach.append(el("h3", {}, `${cap(colour || "no")} marble ${where}`));
+    if (!data.moves.length) {
+      teach.append(el("p", { text: cap(data.note) }));
+      if ((data.if_rolled || []).length) {
+        teach.append(el("p", { class: "hint", text: `If ${data.token} rolls…` }));
+        const ul = el("ul", { class: "moves-list" });
+        for (const r of data.if_rolled) {
+          const li = el("li", {}, el("b", { text: `${r.value}: ` }));
+          if (!r.moves.length) li.append("no move for this marble");
+          li.append(r.moves.map((m) => `→ ${m.to} (${m.verdict.clauses.map((c) => c.id).join(", ")})`).join(" · "));
+          ul.append(li);
+        }
+        teach.append(ul);
+      }
+      return;
+    }
+    teach.append(el("p", { class: "hint", text: mode === "move"
+      ? "Tap a ringed space to make that move, or any other space to see why not."
+      : "Ringed spaces are legal. Tap one, or any other space, to see why." }));
+    const ul = el("ul", { class: "moves-list" });
+    for (const m of data.moves) {
+      const li = el("li");
+      li.append(el("b", { text: `→ ${m.to}` }), m.route ? ` (${m.route})` : "", ": ");
+      li.append(m.verdict.clauses.map((c) => `${c.id} ${c.title}`).join(" · "));
+      for (const e of m.verdict.effects) li.append(el("div", { class: "hint", text: cap(e.text) }));
+      ul.append(li);
+    }
+    teach.append(ul);
+  }
+
+  async function explain(frm, to) {
+    try {
+      const data = await api("GET", `/api/teach/explain?from=${encodeURIComponent(frm)}&to=${encodeURIComponent(to)}`);
+      teach.hidden = false;
+      teach.textContent = "";
+      const v = data.verdict;
+      teach.append(el("h3", {}, `${frm} → ${to}: `, el("span", { class: data.legal ? "ok" : "bad", text: data.legal ? "✓ allowed" : "✕ not allowed" })));
+      teach.append(el("p", { text: cap(v.reason) }));
+      const ul = el("ul", { class: "moves-list" });
+      for (const c of v.clauses) ul.append(el("li", {}, el("span", { class: "cid", text: c.id }), ` ${c.title}: ${c.text}`));
+      teach.append(ul);
+      if (mode === "move") {
+        teach.append(el("p", {}, el("button", { class: "btn primary", onclick: () => makeMove(frm, to, data.moves[0]) },
+          data.legal ? "Make this move" : "Make it anyway (the referee will rule)")));
+      }
+      targets = data.legal ? [to] : targets;
+      render();
+    } catch (e) { toast(e.message); }
+  }
+
+  async function chooseTarget(space) {
+    if (mode === "teach") return explain(selected, space);
+    return explain(selected, space);
+  }
+
+  async function makeMove(frm, to, legal) {
+    try {
+      const body = legal ? { move: legal.move } : { from: frm, to };
+      const data = await api("POST", "/api/move", body, { pin: true });
+      state = data.state;
+      clearSelection();
+      render({ fresh: true });
+    } catch (e) { toast(e.message); }
+  }
+
+  for (const b of document.querySelectorAll(".seg")) {
+    b.addEventListener("click", () => {
+      mode = b.dataset.mode;
+      for (const o of document.querySelectorAll(".seg")) o.setAttribute("aria-pressed", String(o === b));
+      clearSelection();
+      if (mode !== "watch") {
+        teach.hidden = false;
+        teach.textContent = "";
+        teach.append(el("p", { text: mode === "teach"
+          ? "Tap a marble to see where it may go and the rule that allows it."
+          : "Tap the marble you moved, then where it went. The referee checks it like a camera move." }));
+      }
+      render();
+    });
+  }
+
+  const doRoll = async () => {
+    rollBtn.disabled = true;
+    rollTop.disabled = true;
+    try { state = await api("POST", "/api/roll"); clearSelection(); render({ fresh: true }); }
+    catch (e) { toast(e.message); render(); }
+  };
+  rollBtn.addEventListener("click", doRoll);
+  document.getElementById("undo").addEventListener("click", async () => {
+    if (!window.confirm("Undo the last move for the whole table?")) return;
+    try { state = await api("POST", "/api/undo", undefined, { pin: true }); clearSelection(); render({ fresh: true }); }
+    catch (e) { toast(e.message); }
+  });
+  rollTop.addEventListener("click", doRoll);
+
+  const soundBtn = document.getElementById("sound");
+  soundBtn.addEventListener("click", () => {
+    if (sound.ctx && sound.ctx.state === "running") {
+      sound.ctx.suspend();
+      soundBtn.setAttribute("aria-pressed", "false");
+      soundBtn.textContent = "♪ Sound off · tap to hear the buzzer";
+    } else if (sound.enable()) {
+      soundBtn.setAttribute("aria-pressed", "true");
+      soundBtn.textContent = "♪ Sound on · tap to mute";
+      sound.play("legal");
+    }
+  });
+
+  async function refreshRecent() {
+    const list = document.getElementById("recent");
+    try {
+      const h = await api("GET", "/api/history?last=5");
+      list.textContent = "";
+      for (const e of h.entries.slice().reverse()) list.append(historyItem(e));
+      if (!h.entries.length) list.append(el("li", { class: "empty", text: "No moves yet." }));
+    } catch (e) { /* not essential */ }
+  }
+
+  connectEvents({
+    async state(snapshot) {
+      await refreshBoardIfNeeded(snapshot);
+      const moved = snapshot.moves !== state.moves || snapshot.phase !== state.phase;
+      state = snapshot;
+      if (moved) { clearSelection(); refreshRecent(); }
+      render();
+    },
+    ruling(ruling) {
+      state = { ...state, ruling };
+      render({ fresh: true });
+      refreshPanel(ruling.kind);
+    },
+  });
+  render();
+  refreshPanel(null);
+  refreshRecent();
+}
+
+function historyItem(e) {
+  const kind = (e.ruling && e.ruling.kind) || "legal";
+  const li = el("li", { value: e.n });
+  li.append(el("span", { class: `tag ${kind === "illegal" ? "illegal" : kind === "unclear" ? "unclear" : "legal"}`, text: (VERDICT[kind] || [kind, kind])[1] }));
+  li.append(cap(e.text || (e.ruling && e.ruling.text) || ""));
+  return li;
+}
+
+// --- history page -----------------------------------------------------------------------------
+
+function historyPage() {
+  const board = boot.board;
+  let entries = boot.history;
+  let at = entries.length;
+  const view = new BoardView(document.getElementById("board"), board, null);
+  const slider = document.getElementById("step");
+  const list = document.getElementById("history-list");
+
+  function entryState(n) {
+    if (n === 0) return { placement: boot.initial.placement, to_move: boot.initial.to_move, phase: boot.initial.phase, dice: 0, ruling: null };
+    return entries[n - 1];
+  }
+
+  function render() {
+    const e = entryState(at);
+    const st = { ...e, colours: board.colours, actor: e.to_move };
+    drawTurn(document.getElementById("turn"), st, board.palette);
+    drawDie(document.getElementById("die"), e.dice || (e.move && e.move.value) || 0);
+    drawBanner(document.getElementById("banner"), e.ruling);
+    view.draw(e.placement, rulingMarks(e.ruling));
+    slider.max = entries.length;
+    slider.value = at;
+    document.getElementById("step-label").textContent = at === 0 ? "Start" : `Move ${at} of ${entries.length}`;
+    for (const li of list.children) li.setAttribute("aria-current", String(Number(li.dataset.n) === at));
+    document.getElementById("prev").disabled = at === 0;
+    document.getElementById("first").disabled = at === 0;
+    document.getElementById("next").disabled = at === entries.length;
+    document.getElementById("last").disabled = at === entries.length;
+  }
+
+  function fillList() {
+    list.textContent = "";
+    const start = el("li", { value: 0, "data-n": 0 }, el("span", { class: "tag legal", text: "Start" }), "Every marble in BASE");
+    list.append(start);
+    for (const e of entries) { const li = historyItem(e); li.dataset.n = e.n; list.append(li); }
+    for (const li of list.children) li.addEventListener("click", () => { at = Number(li.dataset.n); render(); });
+  }
+
+  const go = (n) => { at = Math.max(0, Math.min(entries.length, n)); render(); };
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("prev").addEventListener("click", () => go(at - 1));
+  document.getElementById("next").addEventListener("click", () => go(at + 1));
+  document.getElementById("last").addEventListener("click", () => go(entries.length));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowLeft") go(at - 1);
+    if (ev.key === "ArrowRight") go(at + 1);
+  });
+
+  connectEvents({
+    async state(snapshot) {
+      if (snapshot.board_id !== board.board_id) { location.reload(); return; }
+      if (snapshot.moves === entries.length) return;
+      const following = at === entries.length;
+      const kept = entries.filter((e) => e.n <= snapshot.moves);
+      const since = kept.length ? kept[kept.length - 1].n : 0;
+      const fresh = (await api("GET", `/api/history?since=${since}`)).entries;
+      entries = kept.concat(fresh);
+      if (following) at = entries.length;
+      at = Math.min(at, entries.length);
+      fillList();
+      render();
+    },
+    ruling() {},
+  });
+  fillList();
+  render();
+}
+
+// --- camera page ------------------------------------------------------------------------------
+
+function cameraPage() {
+  const img = document.getElementById("stream");
+  const off = document.getElementById("camera-off");
+  const cam = (boot.status && boot.status.camera) || {};
+  const showOff = () => {
+    img.hidden = true;
+    off.hidden = false;
+    document.getElementById("camera-error").textContent = cam.error || "No frame from the camera.";
+  };
+  img.addEventListener("error", showOff);
+  if (!cam.ok) showOff();
+  // The server ends each stream after a few minutes (threads are finite): start a fresh one.
+  setInterval(() => { if (!img.hidden) img.src = `/stream.mjpg?t=${Date.now()}`; }, 240000);
+}
+
+// --- setup page -------------------------------------------------------------------------------
+
+function setupPage() {
+  const games = boot.games;
+  const gameSel = document.getElementById("ng-game");
+  const playersSel = document.getElementById("ng-players");
+  const optionsBox = document.getElementById("ng-options");
+  const coloursBox = document.getElementById("ng-colours");
+  const palette = boot.board.palette;
+  for (const g of games) gameSel.append(el("option", { value: g.name, text: g.title }));
+  gameSel.value = boot.current.game;
+
+  function fillGame() {
+    const g = games.find((x) => x.name === gameSel.value);
+    const current = g.name === boot.current.game ? boot.current : { players: g.default_players, options: {} };
+    playersSel.textContent = "";
+    for (const n of g.player_counts) playersSel.append(el("option", { value: n, text: `${n} players` }));
+    playersSel.value = current.players;
+    optionsBox.querySelectorAll("label").forEach((l) => l.remove());
+    for (const o of g.option_specs) {
+      const sel = el("select", { name: `opt-${o.name}`, "data-option": o.name, "data-type": typeof o.default });
+      for (const c of o.choices) sel.append(el("option", { value: String(c), text: String(c) }));
+      sel.value = String(o.name in current.options ? current.options[o.name] : o.default);
+      optionsBox.append(el("label", {}, o.name.replace(/_/g, " "), sel, el("span", { class: "opt-help", text: o.help })));
+    }
+    coloursBox.textContent = "";
+    const colours = g.colours.slice(0, Number(playersSel.value));
+    for (const c of colours) coloursBox.append(el("span", { class: `chip chip-${c}` }, tokenChip(palette, c), ` ${c}`));
+  }
+  gameSel.addEventListener("change", fillGame);
+  playersSel.addEventListener("change", () => {
+    const g = games.find((x) => x.name === gameSel.value);
+    coloursBox.textContent = "";
+    for (const c of g.colours.slice(0, Number(playersSel.value))) coloursBox.append(el("span", { class: `chip chip-${c}` }, tokenChip(palette, c), ` ${c}`));
+  });
+  fillGame();
+
+  document.getElementById("new-game").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const options = {};
+    for (const sel of optionsBox.querySelectorAll("select")) {
+      const t = sel.dataset.type;
+      options[sel.dataset.option] = t === "number" ? Number(sel.value) : t === "boolean" ? sel.value === "true" : sel.value;
+    }
+    const error = document.getElementById("ng-error");
+    error.textContent = "";
+    try {
+      await api("POST", "/api/new-game", { game: gameSel.value, players: Number(playersSel.value), options }, { pin: true });
+      location.href = "/";
+    } catch (e) { error.textContent = e.message; }
+  });
+
+  for (const b of document.querySelectorAll("[data-set-mode]")) {
+    b.addEventListener("click", async () => {
+      const error = document.getElementById("mode-error");
+      error.textContent = "";
+      try {
+        const snap = await api("POST", "/api/settings", { mode: b.dataset.setMode }, { pin: true });
+        for (const o of document.querySelectorAll("[data-set-mode]")) o.setAttribute("aria-pressed", String(o.dataset.setMode === snap.mode));
+      } catch (e) { error.textContent = e.message; }
+    });
+  }
+
+  // status
+  const dl = document.getElementById("status");
+  const st = boot.status || {};
+  const row = (name, ok, text) => { dl.append(el("dt", { text: name }), el("dd", {}, el("span", { class: ok ? "ok" : "bad", text: ok ? "✓ OK " : "✕ Off " }), text || "")); };
+  const cam = st.camera || {};
+  row("Camera", cam.ok, `${cam.source || ""}${cam.error ? ` · ${cam.error}` : ""}`);
+  const gpio = st.gpio || null;
+  if (gpio) row("GPIO", gpio.ok, gpio.factory || gpio.error || "");
+  const panel = st.panel || {};
+  dl.append(el("dt", { text: "Panel" }), el("dd", { text: ["green", "amber", "red"].filter((k) => panel[k]).join(", ") || "all LEDs off" }));
+  dl.append(el("dt", { text: "Table PIN" }), el("dd", { text: boot.pin_required ? "set: changes need it" : "not set: anyone may change the game" }));
+
+  // calibration: click holes on a snapshot
+  const on = document.getElementById("calib-on"), offBox = document.getElementById("calib-off");
+  if (!cam.ok) { offBox.hidden = false; return; }
+  on.hidden = false;
+  const img = document.getElementById("calib-img");
+  const marks = document.getElementById("calib-marks");
+  // The four outermost holes first (enough for a fit), then every other hole.
+  const all = boot.board.spaces;
+  const extremes = [(s) => s.x + s.y, (s) => s.x - s.y, (s) => -s.x + s.y, (s) => -s.x - s.y]
+    .map((f) => all.reduce((a, b) => (f(b) < f(a) ? b : a)).id);
+  const spaces = [...new Set(extremes.concat(all.map((s) => s.id)))];
+  const guide = new BoardView(document.getElementById("calib-guide"), boot.board, null);
+  let i = 0;
+  const points = [];
+  const loadSnap = () => { img.src = `/snapshot.jpg?t=${Date.now()}`; };
+  img.addEventListener("error", () => { on.hidden = true; offBox.hidden = false; });
+  img.addEventListener("load", () => { marks.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`); drawMarks(); });
+  function drawMarks() {
+    marks.textContent = "";
+    for (const p of points) {
+      svg("circle", { cx: p.x, cy: p.y, r: 7, fill: "none", stroke: "#ffd24a", "stroke-width": 3 }, marks);
+      const t = svg("text", { x: p.x + 9, y: p.y - 6, fill: "#ffd24a", "font-size": 14, "font-weight": 800 }, marks);
+      t.textContent = p.space;
+    }
+    document.getElementById("calib-next").textContent = i < spaces.length ? spaces[i] : "(all done)";
+    guide.draw({}, { selected: spaces[i], moved: points.map((p) => p.space) });
+    document.getElementById("calib-count").textContent = `${points.length} clicked · ${spaces.length - i} to go`;
+  }
+  marks.addEventListener("click", (ev) => {
+    if (i >= spaces.length || !img.naturalWidth) return;
+    const r = marks.getBoundingClientRect();
+    const x = ((ev.clientX - r.left) / r.width) * img.naturalWidth;
+    const y = ((ev.clientY - r.top) / r.height) * img.naturalHeight;
+    points.push({ space: spaces[i], x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10 });
+    i++;
+    drawMarks();
+  });
+  document.getElementById("calib-skip").addEventListener("click", () => { if (i < spaces.length) i++; drawMarks(); });
+  document.getElementById("calib-undo").addEventListener("click", () => {
+    const p = points.pop();
+    if (p) i = spaces.indexOf(p.space);
+    drawMarks();
+  });
+  document.getElementById("calib-reload").addEventListener("click", loadSnap);
+  document.getElementById("calib-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const error = document.getElementById("calib-error");
+    error.textContent = "";
+    try {
+      const res = await api("POST", "/api/calibration/profile", {
+        name: document.getElementById("calib-name").value, game: boot.board.game,
+        image: { width: img.naturalWidth, height: img.naturalHeight }, points }, { pin: true });
+      error.textContent = "";
+      toast(`Board profile saved: ${res.saved}`, true);
+    } catch (e) { error.textContent = e.message; }
+  });
+  loadSnap();
+}
+
+// --- start ------------------------------------------------------------------------------------
+
+const pages = { table: tablePage, history: historyPage, camera: cameraPage, setup: setupPage };
+if (pages[boot.page]) pages[boot.page]();
