@@ -64,7 +64,7 @@ def cross_board(marker_ids=(40, 41, 42, 43), name="test-cross") -> Board:
     )
 
 
-def grid_board(marker_ids=(8, 9, 10, 11)) -> Board:
+def grid_board(marker_ids=(44, 45, 46, 47)) -> Board:
     """A square grid board (Playground-Battles-like), no dice tray."""
     n, pitch, margin = 8, 24.0, 46.0
     size = 2 * margin + (n - 1) * pitch
@@ -91,7 +91,7 @@ def grid_board(marker_ids=(8, 9, 10, 11)) -> Board:
     )
 
 
-def circle_board(marker_ids=(4, 5, 6, 7)) -> Board:
+def circle_board(marker_ids=(36, 37, 38, 39)) -> Board:
     """A 60-space concentric circle board."""
     size, c = 320.0, 160.0
     spaces, links = [], []
