@@ -152,10 +152,8 @@ def _draw_markers(img: np.ndarray, board: Board, ppm: float) -> None:
         # marker pixels cover [x0, x1) mm exactly: pixel i covers mm [i / ppm, (i + 1) / ppm)
         c0, r0 = round(x0 * ppm), round(y0 * ppm)
         c1, r1 = round(x1 * ppm), round(y1 * ppm)
-        side = max(c1 - c0, r1 - r0)
         tile = marker_image(marker_id, 6 * 64)
         tile = cv2.resize(tile, (c1 - c0, r1 - r0), interpolation=cv2.INTER_AREA)
-        del side
         img[r0:r1, c0:c1] = tile[:, :, None]
 
 
@@ -179,6 +177,7 @@ def draw_tokens(
     """
     ppm = float(px_per_mm)
     r = board.token_radius
+    img = image
     for space_id, colour in placement.items():
         space = board.space(space_id)
         if offsets and space_id in offsets:
@@ -187,7 +186,7 @@ def draw_tokens(
         base = token_bgr(colour)
         centre = _pt(space.x, space.y, ppm)
         edge = _mix(base, (0, 0, 0), 0.45)
-        cv2.circle(img := image, centre, round(r * ppm * _ONE), edge, -1, cv2.LINE_AA, _SHIFT)
+        cv2.circle(img, centre, round(r * ppm * _ONE), edge, -1, cv2.LINE_AA, _SHIFT)
         cv2.circle(img, centre, round((r - 0.7) * ppm * _ONE), base, -1, cv2.LINE_AA, _SHIFT)
         hi = _pt(space.x - 0.35 * r, space.y - 0.35 * r, ppm)
         cv2.circle(

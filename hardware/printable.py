@@ -1,8 +1,8 @@
 """Print-ready boards: a true-scale PDF with the corner markers, a scale bar and marker cards.
 
-One A3 page when the board fits (portrait or landscape), else A4 tiles that overlap by
-`OVERLAP_MM` with crop marks to cut and tape along. A last page holds just the four marker
-cards, for owners of a commercial board who only need the markers around it.
+One page of the chosen paper when the board fits (portrait or landscape), else A4 tiles that
+overlap by `OVERLAP_MM`, with crop marks to cut and tape along. A last page holds just the four
+marker cards, for owners of a commercial board who only need the markers around it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from hardware.artwork import QUIET_ZONE_MM, marker_image, render_board
 from rules.geometry import Board
 
 PAPERS = {"A3": (297.0, 420.0), "A4": (210.0, 297.0)}
-MARGIN_MM = 10.0  # unprintable edge most printers need
+MARGIN_MM = 6.0  # unprintable edge: most printers manage 3-5 mm
 OVERLAP_MM = 12.0
 PRINT_PX_PER_MM = 6.0  # ~150 dpi artwork
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
@@ -61,7 +61,7 @@ def write_board_pdf(board: Board, path: str | Path, paper: str = "A3") -> Path:
         raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
     path = Path(path)
     art = render_board(board, PRINT_PX_PER_MM)
-    pdf = FPDF(unit="mm", format=paper)
+    pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_title(f"boardref board: {board.name}")
     pw, ph = PAPERS[paper]
@@ -72,14 +72,14 @@ def write_board_pdf(board: Board, path: str | Path, paper: str = "A3") -> Path:
             break
     if fits is not None:
         orient, w, h = fits
-        pdf.add_page(orientation=orient)
+        pdf.add_page(orientation=orient, format=paper)
         x = (w - board.width) / 2
         y = MARGIN_MM
         pdf.image(_png(art), x=x, y=y, w=board.width, h=board.height)
         _crop_marks(pdf, x, y, board.width, board.height)
         _scale_bar(pdf, MARGIN_MM, min(h - MARGIN_MM - 4, y + board.height + 9))
     else:
-        _tiles(pdf, board, art, pw, ph)
+        _tiles(pdf, board, art, *PAPERS["A4"])
     _marker_page(pdf, board)
     pdf.output(str(path))
     return path
@@ -100,7 +100,7 @@ def _tiles(pdf: FPDF, board: Board, art: np.ndarray, pw: float, ph: float) -> No
             crop = art[
                 round(y0 * ppm) : round((y0 + h) * ppm), round(x0 * ppm) : round((x0 + w) * ppm)
             ]
-            pdf.add_page(orientation="P")
+            pdf.add_page(orientation="P", format="A4")
             pdf.image(_png(crop), x=MARGIN_MM, y=MARGIN_MM, w=w, h=h)
             _crop_marks(pdf, MARGIN_MM, MARGIN_MM, w, h)
             pdf.set_font("helvetica", size=8)

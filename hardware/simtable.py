@@ -84,16 +84,13 @@ class SimulatedTable:
             fill=rng.uniform(0.72, 0.92),
             focal=rng.uniform(0.9, 1.6),
         )
-        self._light = dict(
-            wb=rng.uniform(0.85, 1.15, 3),
-            exposure=rng.uniform(0.8, 1.15),
-            gradient=rng.uniform(0.0, 0.3),
-            gradient_dir=rng.uniform(0, 2 * math.pi),
-            blur=rng.uniform(0.4, 1.1),
-            shadow_dir=rng.uniform(0, 2 * math.pi),
-        )
+        self._light = _draw_light(rng)
         self._extent = self._table_extent()
         self._base_h = self._camera_homography(rng)
+
+    def relight(self, seed: int) -> None:
+        """Another lamp: new white balance, exposure, gradient and blur (the pose stays)."""
+        self._light = _draw_light(np.random.default_rng([int(seed), 0x11647]))
 
     # geometry ------------------------------------------------------------------------------
     def dice_area(self) -> Region:
@@ -249,6 +246,17 @@ class SimulatedTable:
         quality = int(rng.integers(70, 93))
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def _draw_light(rng: np.random.Generator) -> dict:
+    return dict(
+        wb=rng.uniform(0.85, 1.15, 3),
+        exposure=rng.uniform(0.8, 1.15),
+        gradient=rng.uniform(0.0, 0.3),
+        gradient_dir=rng.uniform(0, 2 * math.pi),
+        blur=rng.uniform(0.4, 1.1),
+        shadow_dir=rng.uniform(0, 2 * math.pi),
+    )
 
 
 class _ShiftedBoard:

@@ -82,3 +82,23 @@ def test_pdf_tiles_on_a4_when_the_board_is_large(tmp_path):
 def test_pdf_rejects_unknown_paper(tmp_path):
     with pytest.raises(ValueError, match="paper"):
         write_board_pdf(cross_board(), tmp_path / "x.pdf", paper="Letter")
+
+
+@pytest.mark.parametrize("board", game_boards(), ids=lambda b: b.name)
+def test_every_game_board_prints_on_a3_or_a4_tiles(board, tmp_path):
+    data = write_board_pdf(board, tmp_path / "b.pdf", paper="A3").read_bytes()
+    pages = len(re.findall(rb"/Type /Page\b", data))
+    short, long = sorted((board.width, board.height))
+    if short <= 285 and long <= 396:  # fits A3 inside the printer margins and the scale bar
+        assert pages == 2
+        assert any(abs(w - 297) < 1 and abs(h - 420) < 1 for w, h in _media_boxes(data))
+    else:
+        assert pages >= 5
+        assert all(abs(w - 210) < 1 and abs(h - 297) < 1 for w, h in _media_boxes(data))
+
+
+def test_too_big_for_a3_falls_back_to_a4_tiles(tmp_path):
+    board = replace(cross_board(), width=400.0, height=500.0)
+    data = write_board_pdf(board, tmp_path / "b.pdf", paper="A3").read_bytes()
+    assert all(abs(w - 210) < 1 and abs(h - 297) < 1 for w, h in _media_boxes(data))
+    assert len(re.findall(rb"/Type /Page\b", data)) > 4

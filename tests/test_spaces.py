@@ -5,7 +5,7 @@ from hardware.simtable import SimulatedTable
 from rules.palette import UNKNOWN
 from tests.boards import circle_board, cross_board, game_boards, grid_board
 from vision.bench import calibration_placement, evaluate_simulated
-from vision.calibrate import Calibration, calibrate
+from vision.calibrate import Calibration, calibrate, refine
 from vision.config import DEFAULT_CONFIG
 from vision.observation import observe
 from vision.spaces import candidate_colours, read_spaces
@@ -144,3 +144,38 @@ def test_calibration_refuses_a_frame_that_does_not_match_its_placement():
     frame, _ = table.render({}, hand=False)  # tokens not set up yet
     with pytest.raises(ValueError, match="set up"):
         calibrate(board, [(frame, start)])
+
+
+def test_refine_learns_spaces_first_seen_empty():
+    board = BOARDS[1]  # the grid: its owned rows are all occupied at the start
+    table = SimulatedTable(board, seed=4)
+    start = calibration_placement(board)
+    frame, _ = table.render(start, hand=False)
+    cal = calibrate(board, [(frame, start)])
+    assert "a1" in cal.borrowed
+    moved = {k: v for k, v in start.items() if k != "a1"} | {"a4": start["a1"]}
+    frame, truth = table.render(moved, hand=False)
+    obs = observe(frame, [board], cal)
+    better = refine(cal, board, frame, truth.placement, obs.homography)
+    assert "a1" not in better.borrowed and "a1" in cal.borrowed  # the old one is untouched
+    again, _ = table.render(moved, hand=False)
+    obs = observe(again, [board], better)
+    assert obs.placement == moved and obs.spaces["a1"][1] > 0.8
+
+
+def test_a_new_lamp_after_calibration_is_read_or_unclear_never_wrong():
+    from tests.boards import game_starts
+
+    board = BOARDS[3]
+    start = game_starts()[board.name]
+    exact = 0
+    for seed in range(5):
+        table = SimulatedTable(board, seed=seed)
+        cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
+        table.relight(seed + 50)
+        frame, truth = table.render(start, hand=False)
+        obs = observe(frame, [board], cal)
+        assert not obs.hand
+        assert obs.unclear or obs.placement == truth.placement
+        exact += obs.placement == truth.placement
+    assert exact >= 4

@@ -50,12 +50,15 @@ def evaluate_simulated(
     threads: int = 1,
     start_placements: dict[str, dict[str, str]] | None = None,
     calibrate_on_empty: bool = False,
+    repeats: int = 1,
 ) -> dict:
     """Read `frames_per_board` random placements per board; return the figures as a dict.
 
     Each simulated table is calibrated as the device does: from one frame of the game's
     starting placement (`start_placements[board.name]`, else a start-like placement), plus
-    a frame of the empty board when `calibrate_on_empty`.
+    a frame of the empty board when `calibrate_on_empty`. With `repeats` > 1 every frame is
+    observed that many times and the fastest run's timings are kept (less noise from other
+    processes on a shared machine).
     """
     if table_factory is None:
         raise ValueError(
@@ -67,14 +70,24 @@ def evaluate_simulated(
     try:
         return _run(
             list(boards), frames_per_board, seed, progress, table_factory, frames_per_table,
-            hand_probability, config, start_placements or {}, calibrate_on_empty,
+            hand_probability, config, start_placements or {}, calibrate_on_empty, max(1, repeats),
         )  # fmt: skip
     finally:
         cv2.setNumThreads(old_threads)
 
 
 def _run(
-    boards, frames_per_board, seed, progress, factory, per_table, hand_p, config, starts, on_empty
+    boards,
+    frames_per_board,
+    seed,
+    progress,
+    factory,
+    per_table,
+    hand_p,
+    config,
+    starts,
+    on_empty,
+    repeats,
 ) -> dict:
     rng = np.random.default_rng(seed)
     total_frames = frames_per_board * len(boards)
@@ -116,6 +129,10 @@ def _run(
             frame, truth = table.render(placement, dice, hand=hand)
             resolution = [int(frame.shape[1]), int(frame.shape[0])]
             obs = observe(frame, boards, cal, last, None, config)
+            for _ in range(repeats - 1):
+                again = observe(frame, boards, cal, last, None, config)
+                if again.timings_ms["total"] < obs.timings_ms["total"]:
+                    obs = again
             for stage, ms in obs.timings_ms.items():
                 timings.setdefault(stage, []).append(ms)
             n["frames"] += 1
@@ -193,6 +210,7 @@ def _run(
         "ms_per_stage_p95": {s: float(np.percentile(v, 95)) for s, v in timings.items()},
         "ms_per_frame": float(np.mean(timings.get("total", [0.0]))),
         "threads": cv2.getNumThreads(),
+        "timing_repeats": repeats,
         "per_board": per_board,
         "mistakes": mistakes,
         "missed_hands": missed_hands,

@@ -190,3 +190,52 @@ def calibrate(
                 cal.borrowed.add(s.id)
         cal.default_empty = tuple(float(x) for x in np.median(everything, 0))
     return cal
+
+
+def refine(
+    calibration: Calibration,
+    board: Board,
+    frame: np.ndarray,
+    placement: dict[str, str],
+    homography: np.ndarray,
+    config=None,
+    markers_seen: tuple[int, ...] | None = None,
+    rate: float = 0.25,
+) -> Calibration:
+    """Learn more from a frame whose placement is confirmed (a stable reading the referee
+    accepted): spaces seen empty for the first time get their own empty look, and every
+    reference moves `rate` of the way toward what this frame shows. Returns a new Calibration.
+    """
+    from vision.config import DEFAULT_CONFIG
+    from vision.spaces import sample_spaces
+
+    config = config or DEFAULT_CONFIG
+    samples = sample_spaces(config, frame, board, homography, markers_seen)
+    new = Calibration(
+        calibration.board,
+        dict(calibration.empty),
+        dict(calibration.colours),
+        calibration.default_empty,
+        set(calibration.borrowed),
+        calibration.top_view,
+    )
+    by_colour: dict[str, list[np.ndarray]] = defaultdict(list)
+    for i, sid in enumerate(samples.ids):
+        if not samples.valid[i]:
+            continue
+        seen = samples.lab[i].astype(float)
+        colour = placement.get(sid)
+        if colour is None:
+            if sid in new.borrowed or sid not in new.empty:
+                new.empty[sid] = tuple(float(x) for x in seen)
+                new.borrowed.discard(sid)
+            else:
+                old = np.array(new.empty[sid])
+                new.empty[sid] = tuple(float(x) for x in old + rate * (seen - old))
+        elif colour in PALETTE:
+            by_colour[colour].append(seen)
+    for colour, vals in by_colour.items():
+        med = np.median(vals, 0)
+        old = np.array(new.colour_lab(colour)) if colour in new.colours else med
+        new.colours[colour] = tuple(float(x) for x in old + rate * (med - old))
+    return new

@@ -19,7 +19,9 @@ class VisionConfig:
     sample_radius: float = 0.55  # sampled disc radius, as a fraction of board.hole_radius
     sample_grid: int = 7  # sample points per disc diameter
     min_confidence: float = 0.5  # below this a space reads UNKNOWN
-    max_distance: float = 24.0  # LAB distance beyond which nothing known matches
+    max_distance: float = 24.0  # LAB distance beyond which an empty space no longer matches
+    max_distance_token: float = 36.0  # the same for a token (token colours lie far apart)
+    balance: bool = True  # re-balance colours so the empty spaces match the calibration
     max_distance_unlearned: float = 45.0  # the same for a space never seen empty...
     token_clearance: float = 30.0  # ...which then must be at least this far from every token
     # hand

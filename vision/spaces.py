@@ -25,11 +25,12 @@ L_WEIGHT = 0.7  # lightness matters less than hue: shading and lamps move it mos
 
 @dataclass(frozen=True)
 class SpaceSamples:
-    """Per space (board order): normalised LAB median and whether the disc was in view."""
+    """Per space (board order): the normalised colour and whether the disc was in view."""
 
     ids: tuple[str, ...]
-    lab: np.ndarray  # (N, 3) float32, L in 0..100
+    lab: np.ndarray  # (N, 3) float32 LAB of `bgr`, L in 0..100
     valid: np.ndarray  # (N,) bool
+    bgr: np.ndarray | None = None  # (N, 3) float32 median colour, marker white = 1.0
 
 
 @lru_cache(maxsize=32)
@@ -128,10 +129,46 @@ def sample_spaces(
     black = np.minimum(black, white - 25.0)
     norm = (pix - black[:, None, :]) / (white - black)[:, None, :]
     norm = np.clip(norm, 0.0, 1.0).astype(np.float32)
-    lab = cv2.cvtColor(norm.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(n, p, 3)
-    med = np.median(lab, axis=1)
+    med = np.median(norm, axis=1).astype(np.float32)  # (N, 3)
     valid = inside.mean(1) > 0.9
-    return SpaceSamples(board.ids(), med.astype(np.float32), valid)
+    return SpaceSamples(board.ids(), bgr_to_lab(med), valid, med)
+
+
+def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) float BGR in 0..1 -> (N, 3) float32 LAB."""
+    arr = np.ascontiguousarray(bgr, np.float32).reshape(-1, 1, 3)
+    return cv2.cvtColor(arr, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+
+
+def lab_to_bgr(lab: np.ndarray) -> np.ndarray:
+    arr = np.ascontiguousarray(lab, np.float32).reshape(-1, 1, 3)
+    return cv2.cvtColor(arr, cv2.COLOR_LAB2BGR).reshape(-1, 3)
+
+
+def balance_to_calibration(
+    samples: SpaceSamples, cal: Calibration, empty_lab: np.ndarray
+) -> np.ndarray:
+    """LAB of the samples after a per-channel gain that makes the empty spaces match the
+    calibration again. The markers' white can clip under a bright lamp, so the marker
+    normalisation alone can leave a colour cast; most spaces are empty, so the median ratio
+    over spaces that look roughly like their empty reference measures that cast.
+    """
+    if samples.bgr is None:
+        return samples.lab
+    ref = np.maximum(lab_to_bgr(empty_lab), 0.02)
+    ratio = samples.bgr / ref
+    learned = np.array([cal.learned_empty(sid) for sid in samples.ids], bool)
+    pool = samples.valid & (learned if learned.sum() >= 8 else True)
+    gain = np.ones(3, np.float32)
+    for band in (0.4, 0.15):
+        r = ratio / gain
+        support = pool & np.all(np.abs(r - 1.0) < band, axis=1)
+        if support.sum() < max(6, 0.2 * len(ratio)):
+            return samples.lab if band == 0.4 else bgr_to_lab(samples.bgr / gain)
+        gain = gain * np.median(r[support], axis=0)
+    if np.all(np.abs(gain - 1.0) < 0.02):
+        return samples.lab
+    return bgr_to_lab(np.clip(samples.bgr / gain, 0.0, 1.0))
 
 
 def candidate_colours(board: Board) -> tuple[str, ...]:
@@ -156,15 +193,19 @@ def classify_spaces(
     colours = candidate_colours(board)
     empty = np.array([cal.empty_lab(sid) for sid in samples.ids], np.float32)  # (N, 3)
     protos = np.array([cal.colour_lab(c) for c in colours], np.float32)  # (C, 3)
-    d_empty = lab_distance(samples.lab, empty)  # (N,)
-    d_col = lab_distance(samples.lab[:, None, :], protos[None, :, :])  # (N, C)
+    lab = samples.lab
+    if config.balance and calibration is not None:
+        lab = balance_to_calibration(samples, cal, empty)
+    d_empty = lab_distance(lab, empty)  # (N,)
+    d_col = lab_distance(lab[:, None, :], protos[None, :, :])  # (N, C)
     d_all = np.concatenate([d_empty[:, None], d_col], 1)  # (N, 1 + C): 0 = empty
     order = np.argsort(d_all, 1)
     best, second = order[:, 0], order[:, 1]
     rows = np.arange(len(best))
     d1, d2 = d_all[rows, best], d_all[rows, second]
     margin = (d2 - d1) / (d1 + d2 + 1e-6)  # 0: a tie, 1: a perfect match
-    near = np.clip((config.max_distance - d1) / (0.5 * config.max_distance), 0.0, 1.0)
+    limit = np.where(best == 0, config.max_distance, config.max_distance_token)
+    near = np.clip((limit - d1) / (0.5 * limit), 0.0, 1.0)
     conf = np.clip(np.minimum(2.0 * margin, 1.0) * near, 0.0, 1.0)
     # A space whose empty look was never seen (borrowed from similar spaces, or the default)
     # may be printed differently (a seat's tint): call it empty when it is far from every
