@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.annotate import annotate
-from vision.calibrate import Calibration, calibrate
+from vision.calibrate import Calibration, calibrate, refine
 from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
 from vision.tray import read_tray_dice
@@ -171,7 +171,22 @@ class Pipeline:
             if key != self._last_key:
                 self._last_key = key
                 self.referee.observe(stable.placement, dice=list(values))
+                self._learn(image, board, stable)
         return obs
+
+    def _learn(self, image: np.ndarray, board: Any, stable: Observation) -> None:
+        """The referee agrees with this reading: let the calibration learn from the frame
+        (spaces seen empty for the first time, a lamp drifting slowly)."""
+        game = self.referee.game
+        if self.calibration is None or game.board is not board:
+            return
+        expected = game.placement(self.referee.state)
+        if game.canonical(expected) != game.canonical(stable.placement):
+            return
+        self.calibration = refine(
+            self.calibration, board, image, expected, stable.homography,
+            markers_seen=stable.markers,
+        )  # fmt: skip
 
     def _hand_over(self, dice: list) -> None:
         if self._last_key is not None:

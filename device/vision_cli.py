@@ -94,10 +94,17 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
         if progress:
             print(f"\rsimulated frames {done}/{total}", end="", file=sys.stderr, flush=True)
 
-    boards = [rules.get(name).board for name in rules.names()]
+    games = [rules.get(name) for name in rules.names()]
+    boards = [game.board for game in games]
+    starts = {game.board.name: game.placement(game.initial_state()) for game in games}
     started = time.perf_counter()
     simulated = evaluate_simulated(
-        boards, frames, seed, tick, table_factory=lambda b, s: SimulatedTable(b, seed=s)
+        boards,
+        frames,
+        seed,
+        tick,
+        table_factory=lambda b, s: SimulatedTable(b, seed=s),
+        start_placements=starts,
     )
     if progress:
         print(file=sys.stderr)
