@@ -104,7 +104,19 @@ def cmd_print_board(args: argparse.Namespace) -> int:
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
-    """A fair die from the operating system's randomness, exactly as the button rolls it."""
+    """A fair die from the operating system's randomness, exactly as the button rolls it;
+    with --url, the running appliance rolls for the table (as its button does)."""
+    if args.url:
+        from .remote import RemoteError, roll
+
+        try:
+            state = roll(args.url)
+        except RemoteError as exc:
+            print(f"boardref roll: {exc}", file=sys.stderr)
+            return 1
+        ruling = state.get("ruling") or {}
+        print(json.dumps(state) if args.json else ruling.get("text", state.get("dice")))
+        return 0
     from hardware.dice_rng import roll_die
 
     value = roll_die()
@@ -171,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=cmd_bench)
 
     roll = sub.add_parser("roll", help="roll the die as the button would")
-    roll.add_argument("--json", action="store_true", help='print {"value": N}')
+    roll.add_argument("--json", action="store_true", help='print {"value": N} (or the state)')
+    roll.add_argument("--url", help="a running appliance, e.g. http://boardref.local:8080")
     roll.set_defaults(func=cmd_roll)
 
     demo = sub.add_parser("demo", help="whole pipeline on the simulated table, web page up")

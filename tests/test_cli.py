@@ -64,3 +64,25 @@ def test_help_lists_every_contract_command(capsys):
     out = capsys.readouterr().out
     for command in ("games", "demo", "serve", "roll", "print-board", "vision", "bench"):
         assert command in out
+
+
+def test_roll_url_asks_a_running_appliance(capsys):
+    """`boardref roll --url` rolls on the appliance exactly as its button does."""
+    import threading
+
+    from tests.fake_table import FakeTable
+    from webui import create_app
+    from webui.serve import make_server
+
+    table = FakeTable(pin="1234", seed=3, options={"opening": "first-seat"})
+    server = make_server(create_app({"SECRET_KEY": "t"}, table=table), port=0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.effective_port}"
+        code, out, _ = run(capsys, "roll", "--url", url, "--json")
+        assert code == 0
+        assert json.loads(out)["moves"] >= 1 and table.rolls_from == ["web"]
+        code, _, err = run(capsys, "roll", "--url", "http://127.0.0.1:1")
+        assert code == 1 and "cannot reach the appliance" in err
+    finally:
+        server.close()
