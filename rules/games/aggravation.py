@@ -419,6 +419,11 @@ class AggravationState(NamedTuple):
     rolloff: tuple[int, ...] = ()
 
 
+def _new_state(fields: tuple) -> AggravationState:
+    """Build a state without NamedTuple's Python-level __new__ (this is the hot path)."""
+    return tuple.__new__(AggravationState, fields)
+
+
 # --- the game ------------------------------------------------------------------------------
 
 
@@ -485,6 +490,7 @@ class Aggravation(Game):
 
     def _precompute(self) -> None:
         """Movement tables from the geometry, so a move never walks the board."""
+        self._six_after_pass = self.options["extra_turn_after_pass"]
         board = self.board
         index = board.index
         ids = [s.id for s in board.spaces]
@@ -680,8 +686,8 @@ class Aggravation(Game):
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.value)
-            return AggravationState(
-                state.to_move, "move", move.value, state.pieces, state.actor, state.rolloff
+            return _new_state(
+                (state.to_move, "move", move.value, state.pieces, state.actor, state.rolloff)
             )
         self.check(state, move)  # raises for anything else that is not legal
         if kind is Declare:
@@ -697,7 +703,7 @@ class Aggravation(Game):
         # only from a hole holding one of the actor's marbles (BASE only while one is there)
         entries = self._opts[actor].get(frm, ()) if frm in own else ()
         for dest, path, candidate in entries[state.dice] if entries else ():  # noqa: B007
-            if candidate == move and not path & mask:
+            if (candidate is move or candidate == move) and not path & mask:
                 break
         else:
             self.check(state, move)  # raises IllegalMoveError naming the clause
@@ -722,12 +728,12 @@ class Aggravation(Game):
 
     def _end_turn(self, state: AggravationState, pieces: tuple, passed: bool) -> AggravationState:
         if self._side_done(state.actor, pieces):
-            return AggravationState(state.to_move, "over", state.dice, pieces, state.actor, ())
+            return _new_state((state.to_move, "over", state.dice, pieces, state.actor, ()))
         p = state.to_move
-        again = state.dice == 6 and (not passed or self.options["extra_turn_after_pass"])
+        again = state.dice == 6 and (not passed or self._six_after_pass)
         nxt = p if again else (p + 1) % self.players
         phase, actor = self._turn_start(nxt, pieces)
-        return AggravationState(nxt, phase, 0, pieces, actor, ())
+        return _new_state((nxt, phase, 0, pieces, actor, ()))
 
     def _side_done(self, p: int, pieces: tuple) -> bool:
         first = self._first_home
