@@ -1306,8 +1306,8 @@ class PlaygroundBattles(Game):
         mover = COLOURS[state.actor]
         matches = []
         for move in self.legal_moves(state):
-            if not isinstance(move, Step) or move.frm not in changed:
-                continue
+            if not isinstance(move, Step) or (phase == "move" and move.frm not in changed):
+                continue  # (in phase place the square left keeps its colour: one stays)
             after = self.apply(state, move)
             looks = [self.placement(after)]
             if expected.get(move.to) not in (None, mover):
