@@ -163,6 +163,17 @@ def test_pb_0_1_geometry_is_printable():
             assert sa.x == sb.x or sa.y == sb.y
         tray = next(r for r in board.regions if r.name == "tray")
         assert tray.y + tray.h <= board.height
+    for base_entry in ("centre", "row"):
+        board = make(base_entry=base_entry).board
+        for region in board.regions:  # nothing printed on the markers
+            for sq in board.marker_squares().values():
+                (x0, y0), (x1, y1) = sq[0], sq[2]
+                assert (
+                    region.x >= x1
+                    or region.x + region.w <= x0
+                    or region.y >= y1
+                    or region.y + region.h <= y0
+                ), region
         assert json.loads(json.dumps(board.to_json()))["marker_ids"] == [20, 21, 22, 23]
 
 
@@ -218,7 +229,9 @@ def test_pb_1_2_any_valid_setup_is_legal_not_only_the_samples():
     game = make()
     state = game.initial_state()
     move = assign(game, 1, ["scissors", "paper"] + ["rock"] * 7 + ["scissors"])
-    assert move not in game.legal_moves(state)
+    assert move not in list(game.legal_moves(state))  # not one of the samples...
+    assert move in game.legal_moves(state)  # ...but `in` accepts every valid set-up
+    assert assign(game, 1, ["rock"] * 10) not in game.legal_moves(state)
     after = game.apply(state, move)
     assert [k for _s, k, _r in after.pieces[1]] == [2, 1, 0, 0, 0, 0, 0, 0, 0, 2]
 

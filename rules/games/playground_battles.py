@@ -410,11 +410,12 @@ def build_board(rows: int = 8, base_entry: str = "centre") -> Board:
     for col in entry_cols:
         links.append((square_id(col, 1), "red-base"))
         links.append((square_id(col, rows), "blue-base"))
-    span = (max(entry_cols) - min(entry_cols) + 1) * PITCH
-    left = x_of(min(entry_cols)) - PITCH / 2
+    # the printed base box: over its entry squares, kept clear of the corner markers
+    left = max(x_of(min(entry_cols)) - PITCH / 2, 40.0)
+    span = min(x_of(max(entry_cols)) + PITCH / 2, width - 40.0) - left
     regions = (
-        Region("title", 44.0, 10.0, 80.0, 50.0),
-        Region("key", 176.0, 10.0, 80.0, 50.0),
+        Region("title", 44.0, 10.0, 66.0, 50.0),
+        Region("key", 190.0, 10.0, 66.0, 50.0),
         Region("red-base", left, red_base_y - 13.0, span, 26.0, 0),
         Region("blue-base", left, blue_base_y - 13.0, span, 26.0, 1),
         Region("tray", 44.0, red_base_y + 24.0, 212.0, height - red_base_y - 30.0),
@@ -655,7 +656,10 @@ class PlaygroundBattles(Game):
                 Step(p, COLOURS[p], frm, self._ids[s]) for s in self._open_back(p, state.pieces)
             ]
         if phase == "setup":
-            return [m for p in (0, 1) if not self._assigned(state, p) for m in self._samples[p]]
+            waiting = tuple(p for p in (0, 1) if not self._assigned(state, p))
+            return _SetupMoves(
+                [m for p in waiting for m in self._samples[p]], self._assign_problem, state
+            )
         if phase == "opening":
             return self._openings + self._firsts
         return []
@@ -943,7 +947,7 @@ class PlaygroundBattles(Game):
             effect = Effect("again", "PB-2.1", "a tie: throw again")
             return Verdict(True, self._cite("PB-2.1"), (effect,), f"{move}: a tie, throw again")
         effect = Effect("first", "PB-2.1", f"{move.colour} plays first", None, move.player)
-        return Verdict(True, self._cite("PB-2.1"), (effect,), f"{move.colour} plays first")
+        return Verdict(True, self._cite("PB-2.1"), (effect,), str(move))
 
     def _pass_verdict(self, state: PlaygroundState, move: Pass) -> Verdict:
         effects = [
@@ -1366,6 +1370,22 @@ class PlaygroundBattles(Game):
         else:
             reason = "the board does not match any single move; changed: " + ", ".join(changed)
         return Inference("unclear", reason=reason, spaces=changed)
+
+
+class _SetupMoves(list):
+    """The set-up's legal moves: a list of sample set-ups, for random playouts, whose `in`
+    accepts every valid set-up (there are tens of thousands), so `move in legal_moves(state)`
+    stays the test of legality for callers that use it."""
+
+    def __init__(self, samples: list, problem: Any, state: PlaygroundState) -> None:
+        super().__init__(samples)
+        self._problem = problem
+        self._state = state
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, Assign):
+            return self._problem(self._state, move) is None
+        return super().__contains__(move)
 
 
 def _pack(p: int, mine: list, theirs: list) -> tuple:
