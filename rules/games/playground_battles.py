@@ -553,13 +553,11 @@ class PlaygroundBattles(Game):
             tuple(index[square_id(c, 1)] for c in range(cols)),
             tuple(index[square_id(c, rows)] for c in range(cols)),
         )
-        self._back_mask = tuple(sum(1 << s for s in back) for back in self._back)
         entry_cols = (4, 5) if self.options["base_entry"] == "centre" else tuple(range(cols))
         entries = (
             frozenset(index[square_id(c, 1)] for c in entry_cols),
             frozenset(index[square_id(c, rows)] for c in entry_cols),
         )
-        self._entries = entries
         # neighbours including the bases (a base is a neighbour of its entry squares)
         near = [list(ns) for ns in grid_near]
         for q in (0, 1):
@@ -904,6 +902,10 @@ class PlaygroundBattles(Game):
         if isinstance(move, Opening | FirstPlayer):
             if legal:
                 return self._opening_verdict(move)
+            if state.phase == "opening" and isinstance(move, Opening):
+                return self._against(
+                    "PB-2.1", f"those hands do not make {move.colour} the winner of the opening"
+                )
             return self._against("PB-2.1", "the opening is decided once, after the set-up")
         if isinstance(move, Roll):
             if legal:
@@ -1143,7 +1145,6 @@ class PlaygroundBattles(Game):
         if self._step_ok(state, s, t):
             return self.explain(state, Step(p, colour, frm, to))
         d = state.dice
-        occupied = red | blue
         if t == self._base[q]:
             if self._base_paths[q][s][d]:
                 return self._against("PB-3.4", f"pieces stand in the way to {to}")
@@ -1159,7 +1160,6 @@ class PlaygroundBattles(Game):
             )
         if dist > d or (dist - d) % 2:
             return self._against("PB-3.1", f"{frm} to {to} cannot be walked in exactly {d} steps")
-        _ = occupied
         return self._against("PB-3.3", f"{d} steps from {frm} to {to} would visit a square twice")
 
     def outcome(self, state: PlaygroundState) -> Outcome | None:
