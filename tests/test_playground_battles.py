@@ -727,6 +727,11 @@ def test_pb_i_1_attacker_beside_the_defender_is_read_as_the_attack():
     after = game.apply(state, inference.move)
     waiting = game.infer(after, seen)
     assert waiting.kind == "unclear" and "take the blue piece off e5" in waiting.reason
+    paper = pos(game, {"e4": "rock", "a1": "rock"}, {"e5": "paper", "j8": "rock"}, dice=1)
+    lost = game.apply(paper, Step(0, "red", "e4", "e5"))
+    assert game.placement(lost)["e5"] == "blue"
+    waiting = game.infer(lost, seen)
+    assert waiting.kind == "unclear" and "take the red piece off e5" in waiting.reason
 
 
 def test_pb_i_1_illegal_attack_is_explained():
@@ -737,6 +742,55 @@ def test_pb_i_1_illegal_attack_is_explained():
     seen["e6"] = game.contest_mark
     inference = game.infer(state, seen)
     assert inference.kind == "illegal" and cited(inference.verdict) == {"PB-3.1"}
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "dice", "frm", "to", "clause"),
+    [
+        ({"e4": "rock"}, {"j8": "rock"}, 1, "e4", "f5", "PB-3.2"),
+        ({"e4": "rock"}, {"j8": "rock"}, 3, "e4", "e6", "PB-3.1"),
+        ({"e1": "rock", "e2": "paper"}, {"j8": "rock"}, 2, "e1", "e3", "PB-3.4"),
+        ({"e5": "rock", "a1": "paper"}, {"e5": "rock", "j8": "rock"}, 1, "e5", "e6", "PB-5.2"),
+        ({"a2": "rock"}, {"j8": "rock"}, 1, "a2", "blue-base", "PB-7.1"),
+        ({"e2": "rock"}, {"j8": "rock"}, 1, "e2", "red-base", "PB-7.1"),
+    ],
+)
+def test_hand_edited_placements_are_explained(red, blue, dice, frm, to, clause):
+    """PB-3.1, PB-3.2, PB-3.4, PB-5.2, PB-7.1: a stand moved by hand the wrong way."""
+    game = make()
+    state = pos(game, red, blue, dice=dice)
+    seen = dict(game.placement(state))
+    if seen[frm] == "red":
+        del seen[frm]
+    else:
+        seen[frm] = "blue"  # the red stand left the stalemate
+    seen[to] = "red" if to not in seen else game.contest_mark
+    inference = game.infer(state, seen)
+    assert inference.kind == "illegal", inference.reason
+    assert cited(inference.verdict) == {clause}
+    assert set(inference.spaces) == {frm, to}
+
+
+def test_bad_moves_and_viewers_raise_specific_errors():
+    game = make()
+    state = pos(game, {"e4": "rock"}, {"j8": "rock"}, dice=1)
+    with pytest.raises(IllegalMoveError, match="PB-3.1"):
+        game.apply(state, Step(0, "red", "zz9", "e5"))
+    with pytest.raises(IllegalMoveError, match="PB-2.3"):
+        game.apply(state, Step(0, "red", "j8", "j7"))
+    with pytest.raises(PlayerCountError, match="2"):
+        game.view(state, 2)
+
+
+def test_core_defaults_for_games_without_hidden_information():
+    """rules.Game.announce/view/public_move: the defaults every other game inherits."""
+    game = rules.get("aggravation", players=2, options={"opening": "first-seat"})
+    state = game.initial_state()
+    roll = game.legal_moves(state)[0]
+    assert game.announce(state, roll) == game.explain(state, roll)
+    assert game.public_move(roll, None) == roll.to_json()
+    view = game.view(state, None)
+    assert view["placement"] == game.placement(state) and view["phase"] == state.phase
 
 
 def test_infer_ambiguous_failed_rescues_are_unclear_not_guessed():
@@ -884,6 +938,9 @@ def test_property_games_end_and_replay(seed):
     outcome = game.outcome(final)
     assert outcome is not None and outcome.clause.id in ("PB-7.1", "PB-7.2", "PB-7.3", "PB-7.4")
     assert game.replay([m.to_json() for m in moves]) == final
+    public = game.view(final, None)
+    assert public["outcome"] == outcome.to_json()
+    assert all(p["identity"] is None or p["revealed"] for p in public["pieces"])
     # the public record of the set-up names no identity
     setups = [game.public_move(m) for m in moves if isinstance(m, Assign)]
     assert len(setups) == 2

@@ -694,7 +694,7 @@ class PlaygroundBattles(Game):
         p, d = state.actor, state.dice
         red, blue = self._masks(state.pieces)
         own, other = (red, blue) if p == 0 else (blue, red)
-        if not own >> s & 1 or other >> s & 1 or not 1 <= d <= 6:
+        if s < 0 or t < 0 or not own >> s & 1 or other >> s & 1 or not 1 <= d <= 6:
             return False
         occupied = red | blue
         if t == self._base[1 - p]:
@@ -713,7 +713,7 @@ class PlaygroundBattles(Game):
 
     @staticmethod
     def _assigned(state: PlaygroundState, p: int) -> bool:
-        return state.pieces[p][0][1] != UNSET
+        return state.phase != "setup" or state.pieces[p][0][1] != UNSET
 
     def is_legal(self, state: PlaygroundState, move: Move) -> bool:
         if isinstance(move, Assign):
