@@ -582,6 +582,25 @@ class PlaygroundBattles(Game):
                 per_square.append(tuple(by_die))
             base_paths.append(tuple(per_square))
         self._base_paths = tuple(base_paths)
+        # the same tables with each seat's Step objects, built once (legal_moves is hot)
+        ids = self._ids
+        self._step_table = tuple(
+            tuple(
+                tuple(
+                    tuple(
+                        (dest, masks, Step(p, COLOURS[p], ids[s], ids[dest]))
+                        for dest, masks in walks
+                    )
+                    for walks in self._walks[s]
+                )
+                for s in range(self._n)
+            )
+            for p in (0, 1)
+        )
+        self._base_steps = tuple(
+            tuple(Step(p, COLOURS[p], ids[s], ids[self._base[1 - p]]) for s in range(self._n))
+            for p in (0, 1)
+        )
         self._rolls = [[Roll(p, COLOURS[p], v) for v in range(1, 7)] for p in (0, 1)]
         self._passes = [Pass(p, COLOURS[p]) for p in (0, 1)]
         self._samples = tuple(self._sample_assigns(p) for p in (0, 1))
@@ -668,24 +687,22 @@ class PlaygroundBattles(Game):
         occupied = red | blue
         own, other = (red, blue) if p == 0 else (blue, red)
         blocked = own & ~other
-        colour, ids = COLOURS[p], self._ids
-        target_base = self._base[1 - p]
-        walks, base_paths = self._walks, self._base_paths[1 - p]
+        table, base_paths = self._step_table[p], self._base_paths[1 - p]
+        base_steps = self._base_steps[p]
         moves: list[Move] = []
         for s, _k, _r in state.pieces[p]:
             if other >> s & 1:
                 continue  # stalemated pieces wait (PB-5.2)
-            frm = ids[s]
-            for dest, masks in walks[s][d]:
+            for dest, masks, step in table[s][d]:
                 if blocked >> dest & 1:
                     continue
                 for m in masks:
                     if not m & occupied:
-                        moves.append(Step(p, colour, frm, ids[dest]))
+                        moves.append(step)
                         break
             for m in base_paths[s][d]:
                 if not m & occupied:
-                    moves.append(Step(p, colour, frm, ids[target_base]))
+                    moves.append(base_steps[s])
                     break
         return moves
 
@@ -1019,7 +1036,7 @@ class PlaygroundBattles(Game):
             )
             reason = f"{move.colour} moves {move.frm} into {COLOURS[q]}'s base"
         elif theirs >> t & 1 and mine >> t & 1:
-            clauses += ["PB-5.3", "PB-5.4"]
+            clauses += ["PB-5.3", "PB-5.4", "PB-I.1"]
             effects.append(
                 Effect(
                     "battle",
@@ -1031,7 +1048,7 @@ class PlaygroundBattles(Game):
             )
             reason = f"{move.colour} moves {move.frm} onto the stalemate on {move.to}"
         elif theirs >> t & 1:
-            clauses += ["PB-4.1", "PB-4.2"]
+            clauses += ["PB-4.1", "PB-4.2", "PB-I.1"]
             effects.append(
                 Effect(
                     "battle",
