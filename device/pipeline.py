@@ -15,12 +15,12 @@ from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.annotate import annotate
 from vision.calibrate import Calibration, calibrate
 from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
 from vision.tray import read_tray_dice
-
-from vision.annotate import annotate
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,8 @@ class Pipeline:
         if obs.homography is not None:
             self._last_h = obs.homography
         dice = []
-        if self.read_dice and obs.homography is not None and not obs.hand:
+        wanted = self.read_dice and self.referee.awaiting_roll()
+        if wanted and obs.homography is not None and not obs.hand:
             dice = read_tray_dice(image, board, obs.homography)
         self.status.timings_ms = dict(obs.timings_ms)
         with self._latest_lock:

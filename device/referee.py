@@ -61,6 +61,8 @@ class Referee:
         self._waiting_fix = False  # an illegal ruling is held until the board is put right
         self._die_armed = True  # a die in the tray counts only after it left or was covered
         self.resumed = False
+        self.mode = "camera" if frame_source is not None else "manual"
+        self.profile_saver: Callable[[dict[str, Any]], str] | None = None
         if store is not None:
             self._resume_or_start()
 
@@ -98,7 +100,8 @@ class Referee:
             "legal": [m.to_json() | {"text": str(m)} for m in legal],
             "outcome": outcome.to_json() if outcome else None,
             "waiting_fix": self._waiting_fix,
-            "mode": "camera" if self._frame_source is not None else "manual",
+            "mode": self.mode,
+            "state": game.state_to_json(state),
         }
 
     def history(self) -> list[dict[str, Any]]:
@@ -116,6 +119,21 @@ class Referee:
             "camera": extra.get("camera", {"ok": False, "source": "none", "error": None}),
             "panel": panel,
         }
+
+    def set_mode(self, mode: str) -> dict[str, Any]:
+        """camera: moves come from the camera (manual moves need the PIN); manual: tapped."""
+        if mode not in ("camera", "manual"):
+            raise TableError(f"mode must be 'camera' or 'manual', not {mode!r}")
+        with self._lock:
+            self.mode = mode
+            self._publish("state", self._snapshot())
+            return self._snapshot()
+
+    def save_profile(self, profile: dict[str, Any]) -> str:
+        """Store a commercial board's clicked hole positions (a board profile)."""
+        if self.profile_saver is None:
+            raise TableError("this table has no place to save board profiles")
+        return self.profile_saver(profile)
 
     def frame_jpeg(self) -> bytes | None:
         return self._frame_source() if self._frame_source else None
@@ -262,9 +280,11 @@ class Referee:
                     return self._ruling
                 return None
             inference = self._game.infer(self._state, placement)
-            return self._rule_inference(inference)
+            return self._rule_inference(inference, placement)
 
-    def _rule_inference(self, inference: Inference) -> dict[str, Any] | None:
+    def _rule_inference(
+        self, inference: Inference, seen: Mapping[str, str]
+    ) -> dict[str, Any] | None:
         if inference.kind == "legal":
             self._waiting_fix = False
             self._apply(inference.move, "camera")
@@ -272,7 +292,7 @@ class Referee:
             return self._ruling
         if inference.kind == "illegal":
             return self._rule_illegal(
-                inference.verdict, spaces=inference.spaces, source="camera", hold=True
+                inference.verdict, spaces=inference.spaces, source="camera", hold=True, seen=seen
             )
         if inference.reason == "nothing has moved yet":
             return None
@@ -281,6 +301,11 @@ class Referee:
     # --- internals -----------------------------------------------------------------------------
     def _can_roll(self) -> bool:
         return any(isinstance(m, Roll) for m in self._game.legal_moves(self._state))
+
+    def awaiting_roll(self) -> bool:
+        """True while a die read in the tray would be used (the camera reads dice only then)."""
+        with self._lock:
+            return self.camera_dice and self._can_roll()
 
     def _why_no_roll(self) -> str:
         phase = self._state.phase
@@ -351,7 +376,12 @@ class Referee:
             panel.show_legal()
 
     def _rule_illegal(
-        self, verdict: Verdict | None, spaces: tuple[str, ...], source: str, hold: bool
+        self,
+        verdict: Verdict | None,
+        spaces: tuple[str, ...],
+        source: str,
+        hold: bool,
+        seen: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         clauses = [c.to_json() for c in verdict.clauses] if verdict else []
         reason = verdict.reason if verdict else "that move is not allowed"
@@ -361,7 +391,9 @@ class Referee:
             "clauses": clauses,
             "effects": [],
             "spaces": list(spaces),
-            "fix": self._fix_text() if hold else "",
+            "fix": self._fix_text(seen)
+            if hold
+            else "nothing was changed: make a legal move instead",
             "source": source,
         }
         if ruling != self._ruling:
@@ -390,13 +422,23 @@ class Referee:
             self.panel.show_unclear()
         return ruling
 
-    def _fix_text(self) -> str:
-        """What to do to put the board back: 'put the board back as it was: red on t05, ...'."""
-        placement = self._game.placement(self._state)
-        mover = self._game.colours[getattr(self._state, "actor", self._state.to_move)]
-        mine = sorted(s for s, c in placement.items() if c == mover)
-        shown = ", ".join(mine[:6])
-        return f"put the board back as it was ({mover} on {shown}), then make a legal move"
+    def _fix_text(self, seen: Mapping[str, str] | None) -> str:
+        """What to do to put the board back, from the difference with the expected position."""
+        expected = self._game.placement(self._state)
+        seen = seen or {}
+        steps = [
+            f"take the {colour} token off {space}"
+            for space, colour in sorted(seen.items())
+            if expected.get(space) != colour
+        ]
+        steps += [
+            f"put the {colour} token back on {space}"
+            for space, colour in sorted(expected.items())
+            if seen.get(space) != colour
+        ]
+        if not steps:
+            return "put the board back as it was, then make a legal move"
+        return "; ".join(steps[:6]) + ", then make a legal move"
 
     def _fix_for_captures(self, verdict: Verdict) -> str:
         colours = self._game.colours

@@ -97,10 +97,21 @@ def move_from_json(data: dict[str, Any]) -> Move:
     missing = [n for n in names if n not in data and _required(cls, n)]
     if missing:
         raise RecordError(f"{kind} move is missing {', '.join(missing)}")
+    values = {n: _tuplify(data[n]) for n in names if n in data}
+    for f in fields(cls):
+        want = _FIELD_TYPES.get(f.type if isinstance(f.type, str) else f.type.__name__)
+        if f.name in values and want is not None and type(values[f.name]) is not want:
+            raise RecordError(
+                f"bad {kind} move: {f.name} must be {want.__name__}, not {values[f.name]!r}"
+            )
     try:
-        return cls(**{n: _tuplify(data[n]) for n in names if n in data})
+        return cls(**values)
     except TypeError as exc:
         raise RecordError(f"bad {kind} move {data!r}: {exc}") from None
+
+
+# Field annotations checked exactly (a bool is not an int here: JSON true is not a seat or a die).
+_FIELD_TYPES = {"int": int, "str": str}
 
 
 def _required(cls: type, name: str) -> bool:

@@ -75,7 +75,9 @@ def test_illegal_attempt_is_held_until_the_board_is_put_back():
     ruling = ref.observe(wrong)
     assert ruling["kind"] == "illegal"
     assert ruling["clauses"][0]["id"] == "AGG-4.1"
-    assert "put the board back" in ruling["fix"]
+    assert ruling["fix"] == (
+        "take the red token off t13; put the red token back on t09, then make a legal move"
+    )
     assert ref.panel.calls[-1] == "show_illegal"
     assert ref.snapshot()["moves"] == 3  # nothing applied
     ruling = ref.observe(before)

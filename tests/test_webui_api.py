@@ -190,7 +190,7 @@ def test_roll_when_a_move_is_expected_is_409_and_changes_nothing(post, table):
     roll_until_move(table)
     before = fingerprint(table)
     r = post("/api/roll")
-    assert r.status_code == 409 and "no roll now" in r.get_json()["error"]
+    assert r.status_code == 409 and "not the time to roll" in r.get_json()["error"]
     assert fingerprint(table) == before
 
 
@@ -233,7 +233,7 @@ def test_illegal_move_is_ruled_with_clause_and_fix(post, table):
     ruling = r.get_json()["ruling"]
     assert ruling["kind"] == "illegal"
     assert ruling["clauses"] and ruling["clauses"][0]["id"].startswith("AGG-")
-    assert "put the" in ruling["fix"]
+    assert "legal move" in ruling["fix"]
     assert fingerprint(table) == before
 
 

@@ -27,6 +27,7 @@ import math
 from typing import Any, NamedTuple
 
 from ..clauses import Clause, Effect, Outcome, Verdict
+from ..errors import RecordError
 from ..game import Game
 from ..geometry import Board, Region, Space
 from ..moves import Declare, Move, Pass, Roll, Step
@@ -155,8 +156,8 @@ CLAUSES = (
     Clause(
         "AGG-7.1",
         "HOME by exact count",
-        "A marble enters HOME, and moves inside HOME, only by exact count; a roll too large "
-        "for that marble means it cannot move.",
+        "A marble enters HOME only by exact count; a roll too large for that marble means it "
+        "cannot move.",
         "Getting Home Safe",
     ),
     Clause(
@@ -201,6 +202,15 @@ CLAUSES = (
         "still in the hand of its owner, and reminds the table to put it back.",
         "Getting Aggravated",
         interpretation=True,
+    ),
+    Clause(
+        "AGG-I.4",
+        "Moving inside HOME",
+        "A marble already in HOME may move further in by exact count, without jumping your own "
+        "marbles; like any move, it is compulsory when it is the only one.",
+        "Getting Home Safe",
+        interpretation=True,
+        option="home_moves",
     ),
     Clause(
         "AGG-P.1",
@@ -277,6 +287,13 @@ OPTIONS = (
         None,
     ),
     Option(
+        "home_moves",
+        True,
+        (True, False),
+        "Whether a marble already in HOME may move further into HOME.",
+        "AGG-I.4",
+    ),
+    Option(
         "lane",
         4,
         (2, 3, 4, 5, 6),
@@ -302,6 +319,9 @@ def build_board(arms: int, lane: int) -> Board:
     half = 2.0  # half the arm's width in hole spacings
     corner = half / math.tan(math.pi / arms)
     end = corner + lane + 1
+    # BASE row: beside the arm's outer end, but never further in than two holes past the inner
+    # corner, where it would sit on the neighbouring arm's track (short lanes)
+    base_first = max(end - MARBLES + 1, corner + 2.0)
     width, height, cx, cy = 280.0, 340.0, 140.0, 140.0
     pitch = 14.0
 
@@ -317,7 +337,12 @@ def build_board(arms: int, lane: int) -> Board:
     outline = [
         unit(a, u, v)
         for a in range(arms)
-        for u, v in ((end, half), (end, -half), (end, half + 2.0), (end - MARBLES + 1, half + 2.0))
+        for u, v in (
+            (end, half),
+            (end, -half),
+            (base_first + MARBLES - 1, half + 2.0),
+            (base_first, half + 2.0),
+        )
     ]
     while pitch > 6.0 and any(
         max(abs(x), abs(y)) * pitch > 122.0 or min(abs(x), abs(y)) * pitch > 96.0
@@ -358,7 +383,7 @@ def build_board(arms: int, lane: int) -> Board:
             previous = hole
         for j in range(1, MARBLES + 1):
             spaces.append(
-                Space(f"{colour}-b{j}", "base", *at(arm, end - MARBLES + j, half + 2.0), arm)
+                Space(f"{colour}-b{j}", "base", *at(arm, base_first + j - 1, half + 2.0), arm)
             )
     tray = Region("tray", 44.0, 290.0, 192.0, 44.0)
     return Board(
@@ -471,8 +496,11 @@ class Aggravation(Game):
         track = [index[f"t{k:02d}"] for k in range(1, arms * per_arm + 1)]
         stars = set(track[::per_arm])
         self._stars = stars
+        self._track_holes = track
+        self._trackset = {s: k for k, s in enumerate(track)}  # track hole -> clockwise number
         self._centre = index["ctr"]
         self._start, self._home, self._base_ids, self._home_star = [], [], [], []
+        self._first_home: list[int] = []  # index of each seat's h1; h1..h4 are consecutive
         self._opts: list[dict[int, tuple[tuple, ...]]] = []
         self._route_pos: list[dict[int, int]] = []
         for p, arm in enumerate(self.arms):
@@ -484,6 +512,10 @@ class Aggravation(Game):
             self._route_pos.append(pos)
             self._start.append(route[0])
             self._home.append(frozenset(route[len(track) :]))
+            self._first_home.append(route[len(track)])
+            # _all_home relies on this: HOME holes numbered above every track hole and the centre
+            assert route[len(track) :] == list(range(route[len(track)], route[len(track)] + 4))
+            assert route[len(track)] > max(index["ctr"], *track)
             self._base_ids.append(tuple(f"{colour}-b{j}" for j in range(1, MARBLES + 1)))
             self._home_star.append(track[arm * per_arm])
             self._opts.append(self._tables(p, route, pos, len(track)))
@@ -510,9 +542,10 @@ class Aggravation(Game):
         )
         for space, i in pos.items():
             by_die = []
+            settled = i >= laps and not self.options["home_moves"]
             for d in range(7):
                 options = []
-                if d and i + d < len(route):
+                if d and i + d < len(route) and not settled:
                     options.append(entry(space, route[i + d], route[i + 1 : i + d], ""))
                 if d and i < laps and i + d - 1 < laps and route[i + d - 1] in self._stars:
                     options.append(entry(space, self._centre, route[i + 1 : i + d], "centre"))
@@ -545,8 +578,9 @@ class Aggravation(Game):
         return AggravationState(0, phase, 0, pieces, actor, ())
 
     def _all_home(self, p: int, pieces: tuple) -> bool:
-        home = self._home[p]
-        return all(s in home for s in pieces[p])
+        # marbles are sorted and a seat's HOME holes are its highest hole numbers (BASE is -1),
+        # so all four are HOME exactly when the lowest one is at or past h1
+        return pieces[p][0] >= self._first_home[p]
 
     def _turn_start(self, p: int, pieces: tuple) -> tuple[str, int]:
         """(phase, actor) at the start of seat p's turn."""
@@ -556,6 +590,49 @@ class Aggravation(Game):
         if len(playing) >= 2:
             return "declare", p
         return "roll", playing[0] if playing else p
+
+    def state_from_json(self, data: Any) -> AggravationState:
+        """A state read back from JSON; RecordError when it could not occur at this table."""
+        state = super().state_from_json(data)
+        problem = self._state_problem(state)
+        if problem:
+            raise RecordError(f"not a state of this {self.name} table: {problem}")
+        return state
+
+    def _state_problem(self, state: AggravationState) -> str:
+        n = self.players
+        to_move, phase, dice, pieces, actor, rolloff = state
+        if phase not in ("opening", "declare", "roll", "move", "over"):
+            return f"unknown phase {phase!r}"
+        for name, seat in (("to_move", to_move), ("actor", actor)):
+            if type(seat) is not int or not 0 <= seat < n:
+                return f"{name} must be a seat 0..{n - 1}, not {seat!r}"
+        if type(dice) is not int or not 0 <= dice <= 6:
+            return f"dice must be 0..6, not {dice!r}"
+        if (phase == "move") != (dice != 0) and phase != "over":
+            return f"dice {dice} does not fit phase {phase!r}"
+        if phase == "opening":
+            if len(rolloff) != n or any(type(r) is not int or not -1 <= r <= 6 for r in rolloff):
+                return f"the opening roll-off needs one value -1..6 per seat, not {rolloff!r}"
+        elif rolloff != ():
+            return "a roll-off outside the opening"
+        if not isinstance(pieces, tuple) or len(pieces) != n:
+            return f"pieces must list {n} seats"
+        seen: set[int] = set()
+        for p, marbles in enumerate(pieces):
+            if not isinstance(marbles, tuple) or len(marbles) != MARBLES:
+                return f"seat {p} must have {MARBLES} marbles, not {marbles!r}"
+            if any(type(s) is not int for s in marbles) or list(marbles) != sorted(marbles):
+                return f"seat {p}'s marbles must be sorted hole numbers, not {marbles!r}"
+            for s in marbles:
+                if s == BASE:
+                    continue
+                if s not in self._route_pos[p] and s != self._centre:
+                    return f"a {self.colours[p]} marble cannot be on hole {s!r}"
+                if s in seen:
+                    return f"two marbles on {self._ids[s]}"
+                seen.add(s)
+        return ""
 
     # Moves ---------------------------------------------------------------------------------
     def legal_moves(self, state: AggravationState) -> list[Move]:
@@ -593,12 +670,19 @@ class Aggravation(Game):
         kind = move.__class__
         if phase == "move" and kind is Step:
             return self._apply_step(state, move)
-        if kind is Roll and phase in ("roll", "opening") and move.player == state.to_move:
+        if (
+            kind is Roll
+            and phase in ("roll", "opening")
+            and move.player == state.to_move
+            and move.colour == self.colours[move.player]
+        ):
             if not 1 <= move.value <= 6:
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.value)
-            return state._replace(phase="move", dice=move.value)
+            return AggravationState(
+                state.to_move, "move", move.value, state.pieces, state.actor, state.rolloff
+            )
         self.check(state, move)  # raises for anything else that is not legal
         if kind is Declare:
             return state._replace(phase="roll", actor=move.teammate)
@@ -610,7 +694,8 @@ class Aggravation(Game):
         own = state.pieces[actor]
         bits = self._bits
         mask = bits[own[0]] | bits[own[1]] | bits[own[2]] | bits[own[3]]
-        entries = self._opts[actor].get(frm, ()) if frm == BASE or bits[frm] & mask else ()
+        # only from a hole holding one of the actor's marbles (BASE only while one is there)
+        entries = self._opts[actor].get(frm, ()) if frm in own else ()
         for dest, path, candidate in entries[state.dice] if entries else ():  # noqa: B007
             if candidate == move and not path & mask:
                 break
@@ -629,10 +714,11 @@ class Aggravation(Game):
                 break
         return self._end_turn(state, tuple(pieces), passed=False)
 
-    def _from_index(self, actor: int, space_id: str) -> int:
+    def _from_index(self, actor: int, space_id: str) -> int | None:
+        """The hole's index, BASE for the actor's first BASE hole, None when not on the board."""
         if space_id == self._base_ids[actor][0]:
             return BASE
-        return self.board.index[space_id]
+        return self.board.index.get(space_id)
 
     def _end_turn(self, state: AggravationState, pieces: tuple, passed: bool) -> AggravationState:
         if self._side_done(state.actor, pieces):
@@ -644,7 +730,11 @@ class Aggravation(Game):
         return AggravationState(nxt, phase, 0, pieces, actor, ())
 
     def _side_done(self, p: int, pieces: tuple) -> bool:
-        return all(self._all_home(q, pieces) for q in self.side_of[p])
+        first = self._first_home
+        for q in self.side_of[p]:
+            if pieces[q][0] < first[q]:
+                return False
+        return True
 
     def _apply_rolloff(self, state: AggravationState, value: int) -> AggravationState:
         rolls = list(state.rolloff)
@@ -667,6 +757,14 @@ class Aggravation(Game):
             if legal:
                 key = "AGG-1.2" if state.phase == "opening" else "AGG-2.2"
                 return Verdict(True, (self.clause(key),), reason=str(move))
+            if move.player != state.to_move or move.colour != self.colours[state.to_move]:
+                return self._verdict_against(
+                    state, "AGG-1.3", f"it is {self.colours[state.to_move]}'s turn to roll"
+                )
+            if state.phase == "declare":
+                return self._verdict_against(
+                    state, "AGG-T.2", f"{move.colour} names the teammate before rolling"
+                )
             return self._verdict_against(state, "AGG-2.2", f"{move.colour} cannot roll now")
         if isinstance(move, Declare):
             if legal:
@@ -677,6 +775,12 @@ class Aggravation(Game):
                 effects = [Effect("pass", "AGG-7.2", f"{move.colour} cannot move and passes")]
                 effects += self._extra_turn_effects(state, passed=True)
                 return Verdict(True, (self.clause("AGG-7.2"),), tuple(effects), str(move))
+            if state.phase != "move":
+                return self._verdict_against(state, "AGG-2.2", "roll the die before passing")
+            if move.player != state.actor or move.colour != self.colours[state.actor]:
+                return self._verdict_against(
+                    state, "AGG-1.3", f"it is {self.colours[state.actor]}'s marbles that move now"
+                )
             return self._verdict_against(
                 state, "AGG-7.3", "a legal move exists, so passing is not allowed"
             )
@@ -712,10 +816,13 @@ class Aggravation(Game):
         else:
             clauses.append("AGG-4.1")
         if dest in self._home[actor]:
-            clauses.append("AGG-7.1")
-            effects.append(
-                Effect("home", "AGG-7.1", f"{move.colour} marble safe in HOME", move.to, actor)
-            )
+            if self.board.index[move.frm] in self._home[actor]:
+                clauses.append("AGG-I.4")
+            else:
+                clauses.append("AGG-7.1")
+                effects.append(
+                    Effect("home", "AGG-7.1", f"{move.colour} marble safe in HOME", move.to, actor)
+                )
         for q, theirs in enumerate(state.pieces):
             if q != actor and dest in theirs:
                 key = "AGG-3.3" if move.route == "start" else "AGG-5.1"
@@ -733,7 +840,7 @@ class Aggravation(Game):
                 )
         after = self.apply(state, move)
         if after.phase == "over":
-            win = "AGG-8.1" if len(self.side_of[actor]) == 1 else "AGG-P.3"
+            win = self._win_clause(actor)
             effects.append(Effect("win", win, self._win_text(actor), None, actor))
         else:
             effects += self._extra_turn_effects(state, passed=False)
@@ -785,8 +892,16 @@ class Aggravation(Game):
                 return self._verdict_against(
                     state, "AGG-3.1", f"a marble starts only on a 1 or a 6; the roll is {dice}"
                 )
+            if BASE not in own:
+                return self._verdict_against(
+                    state, "AGG-3.1", f"no {colour} marble is left in BASE to start"
+                )
+            if target in own:
+                return self._verdict_against(
+                    state, "AGG-3.2", f"your own marble is already on START ({to})"
+                )
             return self._verdict_against(
-                state, "AGG-3.2", f"your own marble is already on START ({to})"
+                state, "AGG-3.1", f"a start is written {self._base_ids[actor][0]}->{to}"
             )
         origin = index[frm]
         if origin not in own:
@@ -818,16 +933,29 @@ class Aggravation(Game):
                 "AGG-6.4",
                 f"a marble leaves the centre only with a 1, onto a star hole; the roll is {dice}",
             )
-        if target in self._home[actor] or (counts == [] and self._overshoots(actor, origin)):
-            if target not in self._route_pos[actor] or counts != [dice]:
-                return self._verdict_against(
-                    state, "AGG-7.1", f"HOME is entered only by exact count; the roll is {dice}"
-                )
+        if target in self._home[actor]:
+            return self._verdict_against(
+                state, "AGG-7.1", f"HOME is entered only by exact count; the roll is {dice}"
+            )
+        ahead = self._track_ahead(origin, target)
+        pos = self._route_pos[actor]
+        if 0 < ahead <= 6 and origin in pos and pos[target] < pos[origin]:
+            last = len(self._trackset) - 1
+            entry = self._ids[next(s for s, i in pos.items() if i == last)]
+            return self._verdict_against(
+                state,
+                "AGG-I.1",
+                f"a {colour} marble turns into HOME after {entry}; it never goes past its START",
+            )
+        if origin in self._stars and self._rides_past_home_star(actor, origin, target, dice):
+            home_star = self._ids[self._home_star[actor]]
+            return self._verdict_against(
+                state, "AGG-6.2", f"the star ride ends at your home star {home_star}"
+            )
         if counts:
             return self._verdict_against(
                 state, "AGG-4.1", f"that is {counts[0]} holes, but the roll is {dice}"
             )
-        pos = self._route_pos[actor]
         if target in pos and origin in pos and pos[target] > pos[origin]:
             steps = pos[target] - pos[origin]
             return self._verdict_against(
@@ -837,18 +965,37 @@ class Aggravation(Game):
             state, "AGG-4.1", f"{frm} to {to} is not a clockwise move along the path"
         )
 
-    def _overshoots(self, actor: int, origin: int) -> bool:
-        pos = self._route_pos[actor]
-        return origin in pos and pos[origin] >= len(pos) - MARBLES - 6
+    def _track_ahead(self, origin: int, target: int) -> int:
+        """Holes clockwise along the track from origin to target; 0 unless both are track."""
+        if origin not in self._trackset or target not in self._trackset:
+            return 0
+        return (self._trackset[target] - self._trackset[origin]) % len(self._trackset)
+
+    def _rides_past_home_star(self, actor: int, origin: int, target: int, dice: int) -> bool:
+        """Whether a star ride from `origin` that ignored the home star would reach `target`."""
+        track = self._track_holes
+        order = [s for s in track if s in self._stars]
+        n = order.index(origin)
+        stars = order[n + 1 :] + order[:n]
+        home = self._home_star[actor]
+        for k in range(1, min(dice, len(stars)) + 1):
+            if home in stars[: k - 1]:
+                at = track.index(stars[k - 1])
+                if track[(at + dice - k) % len(track)] == target:
+                    return True
+        return False
 
     def outcome(self, state: AggravationState) -> Outcome | None:
         if state.phase != "over":
             return None
-        side = self.side_of[state.actor]
-        key = "AGG-8.1" if len(side) == 1 else "AGG-P.3"
-        if self.options["play"] == "teams":
-            key = "AGG-T.3"
-        return Outcome(side, self.clause(key), self._win_text(state.actor))
+        actor = state.actor
+        clause = self.clause(self._win_clause(actor))
+        return Outcome(self.side_of[actor], clause, self._win_text(actor))
+
+    def _win_clause(self, p: int) -> str:
+        if len(self.side_of[p]) == 1:
+            return "AGG-8.1"
+        return "AGG-T.3" if self.options["play"] == "teams" else "AGG-P.3"
 
     # What the camera should see ---------------------------------------------------------------
     def placement(self, state: AggravationState) -> dict[str, str]:

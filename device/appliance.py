@@ -1,0 +1,128 @@
+"""Wire the appliance together: config -> game, store, GPIO panel, camera, pipeline, web app.
+
+The same wiring runs on the Pi (`boardref serve`) and on any machine (`boardref demo`, where
+the camera is the simulated table and the GPIO is gpiozero's MockFactory).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import rules
+from hardware.cameras import open_camera
+from hardware.dice_rng import roll_die
+from hardware.panel import Panel, PanelConfig
+from webui import create_app
+from webui.table import TableError
+
+from .config import Config
+from .pipeline import Pipeline
+from .referee import Referee
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Appliance:
+    config: Config
+    referee: Referee
+    panel: Panel | None
+    pipeline: Pipeline | None
+    app: Any
+
+    def close(self) -> None:
+        if self.pipeline is not None:
+            self.pipeline.stop()
+        if self.panel is not None:
+            self.panel.close()
+
+
+def build(
+    config: Config,
+    *,
+    camera: Any = None,
+    store: Store | None = None,
+    pin_factory: Any = None,
+    with_panel: bool = True,
+) -> Appliance:
+    """Everything but the HTTP server. `camera` overrides the config's camera source."""
+    game = rules.get(config.game, players=config.players, options=config.options)
+    if store is None:
+        store = Store(config.database)
+    panel = None
+    if with_panel:
+        panel = Panel(PanelConfig.from_mapping(config.pins), pin_factory=pin_factory)
+    pipeline: Pipeline | None = None
+    holder: dict[str, Pipeline] = {}
+    referee = Referee(
+        game,
+        store=store,
+        panel=panel,
+        roll_die=roll_die,
+        pin=config.pin,
+        camera_dice=config.camera_dice,
+        frame_source=lambda: holder["p"].jpeg() if "p" in holder else None,
+        status_source=lambda: holder["p"].status_json() if "p" in holder else {},
+    )
+    referee.profile_saver = _profile_saver(Path(config.database).parent / "profiles")
+    if camera is None and config.camera:
+        if config.camera.split(":", 1)[0] == "sim":
+            from hardware.simcamera import SimulatedCamera, TableWorld
+
+            world = TableWorld(placement=game.placement(referee.state))
+            camera = SimulatedCamera(referee.game.board, world)
+        else:
+            camera = open_camera(config.camera, retry=True)
+    if camera is not None:
+        pipeline = Pipeline(
+            referee, camera, source_name=config.camera, frames_required=config.frames_required
+        )
+        holder["p"] = pipeline
+    if panel is not None:
+        panel.on_roll = lambda: _safe_roll(referee, "button")
+        panel.on_second = lambda: _safe_undo(referee)
+    app = create_app(table=referee)
+    return Appliance(config, referee, panel, pipeline, app)
+
+
+def _safe_roll(referee: Referee, source: str) -> None:
+    try:
+        referee.roll(source)
+    except TableError as exc:  # a press at the wrong time: say why, keep the game
+        log.info("roll button: %s", exc)
+
+
+def _safe_undo(referee: Referee) -> None:
+    try:
+        referee.undo()
+    except TableError as exc:
+        log.info("second button: %s", exc)
+
+
+def _profile_saver(folder: Path):
+    def save(profile: dict[str, Any]) -> str:
+        name = re.sub(r"[^A-Za-z0-9_-]+", "-", str(profile.get("name") or "board")).strip("-")
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name or 'board'}-{int(time.time())}.json"
+        path.write_text(json.dumps(profile, indent=2))
+        return str(path)
+
+    return save
+
+
+def serve(appliance: Appliance, host: str, port: int, threads: int) -> None:
+    from webui.serve import serve as serve_app
+
+    if appliance.pipeline is not None:
+        appliance.pipeline.start()
+    try:
+        serve_app(appliance.app, host=host, port=port, threads=threads)
+    finally:
+        appliance.close()

@@ -1,0 +1,103 @@
+"""`boardref demo`: the whole pipeline on the simulated table, with the web page up.
+
+Scripted players move tokens on a virtual table, the simulated camera photographs it, the
+vision reads it, the referee rules, and the page, virtual LEDs and buzzer show it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import threading
+import time
+from collections import Counter
+
+from hardware.simcamera import SimulatedCamera, TableWorld
+
+from .appliance import build
+from .config import Config
+from .scripted import ScriptedPlayers
+from .store import Store
+
+
+def run_demo(
+    game: str = "aggravation",
+    players: int | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    duration: float = 0.0,
+    pace: float = 1.0,
+    seed: int = 0,
+    json_summary: bool = False,
+) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    config = Config(game=game, players=players, camera="", database=":memory:")
+    try:
+        import rules
+
+        rules.get(game, players=players)
+    except rules.RulesError as exc:
+        print(f"boardref demo: {exc}", file=sys.stderr)
+        return 2
+    world = TableWorld()
+    appliance = build(config, camera=None, store=Store(":memory:"))
+    referee = appliance.referee
+    camera = SimulatedCamera(referee.game.board, world, seed=seed + 1)
+    camera.show(referee.game.board, referee.game.placement(referee.state))
+    from .pipeline import Pipeline
+
+    pipeline = Pipeline(referee, camera, source_name="simulated table", frames_required=2)
+    appliance.pipeline = pipeline
+    referee._frame_source = pipeline.jpeg
+    referee._status_source = pipeline.status_json
+    referee.mode = "camera"
+    players_thread = ScriptedPlayers(referee, camera, seed=seed, pace=pace)
+    rulings: Counter[str] = Counter()
+    feed = referee.subscribe()
+
+    def count() -> None:
+        while True:
+            kind, payload = feed.get()
+            if kind == "ruling":
+                rulings[payload.get("kind", "?")] += 1
+
+    threading.Thread(target=count, daemon=True).start()
+    pipeline.start()
+    players_thread.start()
+    server = None
+    if port:
+        from webui.serve import make_server
+
+        server = make_server(appliance.app, host=host, port=port, threads=24)
+        threading.Thread(target=server.run, daemon=True).start()
+        print(f"boardref demo: {referee.game.title} on the simulated table")
+        print(f"boardref demo: open http://{host}:{server.effective_port}/ (Ctrl-C stops)")
+        sys.stdout.flush()
+    started = time.monotonic()
+    try:
+        while not duration or time.monotonic() - started < duration:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        players_thread.stop()
+        if server is not None:
+            server.close()
+        appliance.close()
+    summary = {
+        "game": referee.game.name,
+        "seconds": round(time.monotonic() - started, 1),
+        "moves": referee.snapshot()["moves"],
+        "camera_moves": players_thread.camera_moves,
+        "hand_entered_fallbacks": players_thread.fallbacks,
+        "illegal_attempts": players_thread.illegal_attempts,
+        "rulings": dict(rulings),
+        "frames": pipeline.status.frames,
+        "fps": round(pipeline.status.fps, 1),
+    }
+    if json_summary:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"boardref demo: {summary['moves']} moves, rulings {dict(rulings)}")
+    return 0

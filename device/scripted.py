@@ -1,0 +1,166 @@
+"""Scripted players for `boardref demo`: they play on the simulated table like people would.
+
+They roll with the button or throw the die into the tray, reach over the board (a hand the
+camera sees), move tokens, now and then make an illegal move and put it back when the referee
+objects. They only ever change the physical world; the referee learns everything through the
+camera, except when the camera cannot settle: then, like a player, they tap the move on the
+page (a manual move, checked exactly as a camera move).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from typing import Any
+
+from rules import Pass, Roll
+from webui.table import TableError
+
+log = logging.getLogger(__name__)
+
+
+class ScriptedPlayers(threading.Thread):
+    def __init__(
+        self,
+        referee: Any,
+        camera: Any,
+        *,
+        seed: int = 0,
+        illegal_rate: float = 0.12,
+        pace: float = 1.0,
+        patience: float = 8.0,
+    ) -> None:
+        super().__init__(name="boardref-players", daemon=True)
+        self.referee = referee
+        self.camera = camera
+        self.world = camera.world
+        self.rng = random.Random(seed)
+        self.illegal_rate = illegal_rate
+        self.pace = pace
+        self.patience = patience
+        self._stop = threading.Event()
+        self._game = None
+        self.fallbacks = 0  # moves the camera could not settle, entered by hand instead
+        self.camera_moves = 0
+        self.illegal_attempts = 0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except TableError as exc:
+                log.info("scripted player: %s", exc)
+            except Exception:  # keep the demo alive, but say what went wrong
+                log.exception("scripted player failed")
+                self._sleep(1.0)
+
+    # one decision ------------------------------------------------------------------------------
+    def step(self) -> None:
+        ref = self.referee
+        game, state = ref.game, ref.state
+        if game is not self._game:
+            self._game = game
+            self.camera.show(game.board, game.placement(state))
+            self._sleep(self.pace)
+            return
+        if game.outcome(state) is not None:
+            self._sleep(6 * self.pace)
+            ref.new_game(game.name, game.players, dict(game.options))
+            return
+        if ref.snapshot()["waiting_fix"]:
+            self._sleep(self.pace)
+            self._reach(game.placement(ref.state))  # put the board back as it was
+            self._sleep(self.pace)
+            return
+        legal = game.legal_moves(state)
+        if not legal:
+            self._sleep(self.pace)
+            return
+        if all(isinstance(m, Roll) for m in legal):
+            self._roll(len(ref.history()))
+            return
+        self._move(legal)
+
+    def _roll(self, before: int) -> None:
+        self._sleep(self.pace)
+        if self.rng.random() < 0.5:
+            self.world.set(dice=[])
+            self.referee.roll("button")
+            return
+        value = self.rng.randint(1, 6)
+        self.world.set(hand=True)
+        self._sleep(0.4 * self.pace)
+        self.world.set(dice=[value], hand=False)
+        if not self._wait(lambda: len(self.referee.history()) > before):
+            self.fallbacks += 1
+            self.referee.roll("button", value=value)
+
+    def _move(self, legal: list) -> None:
+        ref = self.referee
+        game, state = ref.game, ref.state
+        movable = [m for m in legal if not isinstance(m, Roll | Pass)]
+        if not movable:
+            self._sleep(self.pace)
+            return
+        move = self.rng.choice(movable)
+        before = len(ref.history())
+        expected = game.placement(state)
+        target = game.placement(game.apply(state, move))
+        self._sleep(self.pace)
+        if target == expected:  # a choice with nothing to move (a declaration, a setup entry)
+            ref.manual_move(move.to_json())
+            return
+        if self.rng.random() < self.illegal_rate and self._try_illegal(move, expected):
+            return
+        self._reach(target)
+        if self._wait(lambda: len(ref.history()) > before):
+            self.camera_moves += 1
+            return
+        if ref.state is state and not ref.snapshot()["waiting_fix"]:
+            self.fallbacks += 1
+            ref.manual_move(move.to_json())
+
+    def _try_illegal(self, move: Any, expected: dict[str, str]) -> bool:
+        """Move the token somewhere it may not go; the referee should object."""
+        frm = getattr(move, "frm", None)
+        colour = expected.get(frm) if frm else None
+        if colour is None:
+            return False
+        game, state = self.referee.game, self.referee.state
+        reachable = {getattr(m, "to", None) for m in game.legal_moves(state)}
+        empty = [
+            s.id
+            for s in game.board.spaces
+            if s.id not in expected and s.id not in reachable and s.kind not in ("base", "home")
+        ]
+        if not empty:
+            return False
+        wrong = dict(expected)
+        del wrong[frm]
+        wrong[self.rng.choice(empty)] = colour
+        self.illegal_attempts += 1
+        self._reach(wrong)
+        self._wait(lambda: self.referee.snapshot()["waiting_fix"])
+        return True
+
+    # the hands on the table ------------------------------------------------------------------
+    def _reach(self, placement: dict[str, str]) -> None:
+        self.world.set(hand=True)
+        self._sleep(0.5 * self.pace)
+        self.world.set(placement=placement, hand=False)
+
+    def _wait(self, done) -> bool:
+        deadline = time.monotonic() + self.patience
+        while time.monotonic() < deadline and not self._stop.is_set():
+            if done():
+                return True
+            time.sleep(0.1)
+        return done()
+
+    def _sleep(self, seconds: float) -> None:
+        self._stop.wait(seconds)

@@ -1,0 +1,204 @@
+"""Board artwork: the picture of a printed board, drawn from its geometry.
+
+`render_board` draws what a publisher would print: paper, the paths between spaces, every space
+(holes for race games, squares for grid games), labels, regions such as the dice tray, and the
+four ArUco corner markers with their white quiet zone. `draw_tokens` adds tokens on top.
+
+Printed holes are a neutral mid-grey; holes that belong to a seat (base, home, start) are only
+lightly tinted with the seat's colour, so a printed colour never looks like a token standing on
+the space. Pixel coordinates use OpenCV's convention: board millimetre (x, y) sits at pixel
+coordinate (x * px_per_mm - 0.5, y * px_per_mm - 0.5), the centre of a pixel being integral.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from rules.geometry import Board, Space
+from rules.palette import PALETTE
+
+PAPER_BGR = (222, 234, 242)  # warm off-white board stock
+INK_BGR = (60, 52, 48)  # dark print colour for lines, outlines and text
+HOLE_BGR = (112, 112, 112)  # neutral mid-grey hole interior
+TRAY_BGR = (205, 218, 228)
+MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
+QUIET_ZONE_MM = 4.0  # white margin printed around each marker
+SQUARE_KINDS = frozenset({"square", "cell", "grid", "field"})
+TINT = 0.28  # share of the seat colour mixed into a tinted hole
+_SHIFT = 4  # sub-pixel bits for cv2 drawing
+_ONE = 1 << _SHIFT
+
+
+def to_px(value_mm: float, px_per_mm: float) -> float:
+    """Board millimetres -> pixel coordinate (centre-of-pixel convention)."""
+    return value_mm * px_per_mm - 0.5
+
+
+def _pt(x: float, y: float, ppm: float) -> tuple[int, int]:
+    return (round(to_px(x, ppm) * _ONE), round(to_px(y, ppm) * _ONE))
+
+
+def _bgr(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (int(rgb[2]), int(rgb[1]), int(rgb[0]))
+
+
+def _mix(a: tuple[int, ...], b: tuple[int, ...], t: float) -> tuple[int, int, int]:
+    return tuple(int(round((1 - t) * x + t * y)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+    """One DICT_4X4_50 marker as a grey image (OpenCV >= 4.7, with the 4.6 fallback)."""
+    aruco = cv2.aruco
+    if hasattr(aruco, "getPredefinedDictionary"):
+        dictionary = aruco.getPredefinedDictionary(MARKER_DICTIONARY)
+    else:  # pragma: no cover - OpenCV 4.6
+        dictionary = aruco.Dictionary_get(MARKER_DICTIONARY)
+    if hasattr(aruco, "generateImageMarker"):
+        return aruco.generateImageMarker(dictionary, int(marker_id), int(side_px))
+    return aruco.drawMarker(dictionary, int(marker_id), int(side_px))  # pragma: no cover
+
+
+def seat_colour_bgr(board: Board, owner: int | None) -> tuple[int, int, int] | None:
+    if owner is None or not (0 <= owner < len(board.seat_colours)):
+        return None
+    colour = PALETTE.get(board.seat_colours[owner])
+    return None if colour is None else _bgr(colour.rgb)
+
+
+def _draw_space(img: np.ndarray, board: Board, space: Space, ppm: float) -> None:
+    r = board.hole_radius
+    centre = _pt(space.x, space.y, ppm)
+    tint = seat_colour_bgr(board, space.owner)
+    fill = HOLE_BGR if tint is None else _mix(HOLE_BGR, tint, TINT)
+    rim = INK_BGR if tint is None else _mix(INK_BGR, tint, 0.45)
+    if space.kind in SQUARE_KINDS:
+        half = r
+        p1 = _pt(space.x - half, space.y - half, ppm)
+        p2 = _pt(space.x + half, space.y + half, ppm)
+        cv2.rectangle(img, p1, p2, fill, -1, cv2.LINE_AA, _SHIFT)
+        cv2.rectangle(img, p1, p2, rim, max(1, round(0.5 * ppm)), cv2.LINE_AA, _SHIFT)
+        return
+    # a drilled-looking hole: tinted collar, dark rim, grey interior
+    if tint is not None:
+        collar = _mix(PAPER_BGR, tint, 0.35)
+        cv2.circle(img, centre, round(r * 1.45 * ppm * _ONE), collar, -1, cv2.LINE_AA, _SHIFT)
+    cv2.circle(img, centre, round(r * ppm * _ONE), rim, -1, cv2.LINE_AA, _SHIFT)
+    cv2.circle(img, centre, round((r - 0.8) * ppm * _ONE), fill, -1, cv2.LINE_AA, _SHIFT)
+    if space.kind in {"star", "centre", "center", "shortcut"}:
+        ring = round((r + 1.6) * ppm * _ONE)
+        cv2.circle(img, centre, ring, INK_BGR, max(1, round(0.45 * ppm)), cv2.LINE_AA, _SHIFT)
+
+
+def _put_label(img: np.ndarray, text: str, x_mm: float, y_mm: float, ppm: float, size_mm: float):
+    scale = size_mm * ppm / 22.0
+    thickness = max(1, round(scale * 1.6))
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    org = (round(to_px(x_mm, ppm)), round(to_px(y_mm, ppm) + h))
+    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, INK_BGR, thickness, cv2.LINE_AA)
+    return w, h
+
+
+def render_board(board: Board, px_per_mm: float = 4.0) -> np.ndarray:
+    """The printed board as a BGR image of board.width x board.height mm at px_per_mm."""
+    if px_per_mm <= 0:
+        raise ValueError(f"px_per_mm must be positive, got {px_per_mm}")
+    ppm = float(px_per_mm)
+    h, w = round(board.height * ppm), round(board.width * ppm)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = PAPER_BGR
+    # a printed frame just inside the edge
+    inset = board.marker_margin / 2
+    cv2.rectangle(
+        img,
+        _pt(inset, inset, ppm),
+        _pt(board.width - inset, board.height - inset, ppm),
+        INK_BGR,
+        max(1, round(0.6 * ppm)),
+        cv2.LINE_AA,
+        _SHIFT,
+    )
+    for region in board.regions:
+        p1 = _pt(region.x, region.y, ppm)
+        p2 = _pt(region.x + region.w, region.y + region.h, ppm)
+        cv2.rectangle(img, p1, p2, TRAY_BGR, -1, cv2.LINE_AA, _SHIFT)
+        cv2.rectangle(img, p1, p2, INK_BGR, max(1, round(0.5 * ppm)), cv2.LINE_AA, _SHIFT)
+        _put_label(img, region.name.upper(), region.x + 2, region.y + 1.5, ppm, 3.0)
+    line = max(1, round(0.7 * ppm))
+    for a, b in board.links:
+        sa, sb = board.space(a), board.space(b)
+        cv2.line(
+            img, _pt(sa.x, sa.y, ppm), _pt(sb.x, sb.y, ppm), INK_BGR, line, cv2.LINE_AA, _SHIFT
+        )
+    for space in board.spaces:
+        _draw_space(img, board, space, ppm)
+    for space in board.spaces:
+        if space.label:
+            r = board.hole_radius
+            _put_label(img, space.label, space.x + r + 1.0, space.y - r - 3.2, ppm, 2.8)
+    _draw_markers(img, board, ppm)
+    return img
+
+
+def _draw_markers(img: np.ndarray, board: Board, ppm: float) -> None:
+    for marker_id, corners in board.marker_squares().items():
+        (x0, y0), _, (x1, y1), _ = corners
+        q = QUIET_ZONE_MM
+        qa = (max(0, round(to_px(x0 - q, ppm))), max(0, round(to_px(y0 - q, ppm))))
+        qb = (round(to_px(x1 + q, ppm)), round(to_px(y1 + q, ppm)))
+        cv2.rectangle(img, qa, qb, (255, 255, 255), -1)
+        # marker pixels cover [x0, x1) mm exactly: pixel i covers mm [i / ppm, (i + 1) / ppm)
+        c0, r0 = round(x0 * ppm), round(y0 * ppm)
+        c1, r1 = round(x1 * ppm), round(y1 * ppm)
+        side = max(c1 - c0, r1 - r0)
+        tile = marker_image(marker_id, 6 * 64)
+        tile = cv2.resize(tile, (c1 - c0, r1 - r0), interpolation=cv2.INTER_AREA)
+        del side
+        img[r0:r1, c0:c1] = tile[:, :, None]
+
+
+def token_bgr(colour: str) -> tuple[int, int, int]:
+    try:
+        return _bgr(PALETTE[colour].rgb)
+    except KeyError:
+        raise ValueError(f"unknown token colour {colour!r}; known: {sorted(PALETTE)}") from None
+
+
+def draw_tokens(
+    image: np.ndarray,
+    board: Board,
+    placement: dict[str, str],
+    px_per_mm: float = 4.0,
+    offsets: dict[str, tuple[float, float]] | None = None,
+) -> np.ndarray:
+    """Draw tokens (shaded discs with their palette letter) in place; returns the image.
+
+    `offsets` moves a token off its space's centre by (dx, dy) mm, as a hand places it.
+    """
+    ppm = float(px_per_mm)
+    r = board.token_radius
+    for space_id, colour in placement.items():
+        space = board.space(space_id)
+        if offsets and space_id in offsets:
+            dx, dy = offsets[space_id]
+            space = replace(space, x=space.x + dx, y=space.y + dy)
+        base = token_bgr(colour)
+        centre = _pt(space.x, space.y, ppm)
+        edge = _mix(base, (0, 0, 0), 0.45)
+        cv2.circle(img := image, centre, round(r * ppm * _ONE), edge, -1, cv2.LINE_AA, _SHIFT)
+        cv2.circle(img, centre, round((r - 0.7) * ppm * _ONE), base, -1, cv2.LINE_AA, _SHIFT)
+        hi = _pt(space.x - 0.35 * r, space.y - 0.35 * r, ppm)
+        cv2.circle(
+            img, hi, round(0.22 * r * ppm * _ONE), _mix(base, (255, 255, 255), 0.35), -1,
+            cv2.LINE_AA, _SHIFT,
+        )  # fmt: skip
+        letter = PALETTE[colour].letter
+        ink = _mix(base, (0, 0, 0), 0.3) if sum(base) > 300 else _mix(base, (255, 255, 255), 0.3)
+        scale = 0.55 * r * ppm / 22.0
+        thick = max(1, round(scale * 1.4))
+        (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        org = (round(to_px(space.x, ppm) - tw / 2), round(to_px(space.y + 0.55 * r, ppm) + th))
+        cv2.putText(img, letter, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thick, cv2.LINE_AA)
+    return image

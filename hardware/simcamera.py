@@ -1,0 +1,82 @@
+"""The simulated table as a camera source: what a camera would see of a virtual table.
+
+A `TableWorld` holds the physical truth (tokens on spaces, dice in the tray, a hand over the
+board); `SimulatedCamera` photographs it with `hardware.simtable.SimulatedTable`. The demo's
+scripted players change the world; the referee only ever sees the frames.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rules.geometry import Board
+
+from .cameras import CameraSource
+from .simtable import SimulatedTable
+
+
+@dataclass
+class TableWorld:
+    """The real table: guarded by a lock because players and the camera run on threads."""
+
+    placement: dict[str, str] = field(default_factory=dict)
+    dice: list[int] = field(default_factory=list)
+    hand: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def set(self, *, placement=None, dice=None, hand=None) -> None:
+        with self.lock:
+            if placement is not None:
+                self.placement = dict(placement)
+            if dice is not None:
+                self.dice = list(dice)
+            if hand is not None:
+                self.hand = bool(hand)
+
+    def view(self) -> tuple[dict[str, str], list[int], bool]:
+        with self.lock:
+            return dict(self.placement), list(self.dice), self.hand
+
+
+class SimulatedCamera(CameraSource):
+    """Frames of `world` on `board`, at most `fps` per second (seeded, so reproducible)."""
+
+    name = "sim"
+
+    def __init__(
+        self,
+        board: Board,
+        world: TableWorld,
+        seed: int = 1,
+        fps: float = 8.0,
+        width: int = 1280,
+        height: int = 960,
+    ) -> None:
+        super().__init__()
+        self.world = world
+        self.fps = fps
+        self.table = SimulatedTable(board, seed=seed, width=width, height=height, max_tilt_deg=20)
+        self._next = 0.0
+
+    def show(self, board: Board, placement: dict[str, str]) -> None:
+        """Put another board on the virtual table (a new game was started)."""
+        with self._lock:
+            if board is not self.table.board:
+                t = self.table
+                self.table = SimulatedTable(
+                    board, seed=t.seed, width=t.width, height=t.height, max_tilt_deg=20
+                )
+        self.world.set(placement=placement, dice=[], hand=False)
+
+    def _grab(self) -> tuple[np.ndarray, float]:
+        now = time.monotonic()
+        if self.fps and now < self._next:
+            time.sleep(self._next - now)
+        self._next = time.monotonic() + (1.0 / self.fps if self.fps else 0.0)
+        placement, dice, hand = self.world.view()
+        frame, _truth = self.table.render(placement, dice, hand=hand)
+        return frame, time.time()

@@ -1,0 +1,146 @@
+import numpy as np
+import pytest
+
+from hardware.simtable import SimulatedTable
+from rules.palette import UNKNOWN
+from tests.boards import circle_board, cross_board, game_boards, grid_board
+from vision.bench import calibration_placement, evaluate_simulated
+from vision.calibrate import Calibration, calibrate
+from vision.config import DEFAULT_CONFIG
+from vision.observation import observe
+from vision.spaces import candidate_colours, read_spaces
+
+BOARDS = [cross_board(), grid_board(), circle_board(), *game_boards()]
+
+
+def _calibrated(board, seed):
+    table = SimulatedTable(board, seed=seed)
+    start = calibration_placement(board)
+    empty_frame, _ = table.render({}, hand=False)
+    start_frame, _ = table.render(start, hand=False)
+    return table, calibrate(board, [(empty_frame, {}), (start_frame, start)])
+
+
+def _random_placement(board, rng, density=0.35):
+    colours = candidate_colours(board)
+    return {
+        s.id: colours[int(rng.integers(len(colours)))]
+        for s in board.spaces
+        if rng.random() < density
+    }
+
+
+@pytest.mark.parametrize("b", range(len(BOARDS)))
+def test_random_placements_read_back_exactly(b):
+    board = BOARDS[b]
+    table, cal = _calibrated(board, seed=100 + b)
+    rng = np.random.default_rng(b)
+    last = None
+    for _ in range(3):
+        placement = _random_placement(board, rng)
+        frame, truth = table.render(placement, [int(rng.integers(1, 7))])
+        obs = observe(frame, BOARDS, cal, last)
+        assert obs.game == board.name and not obs.hand
+        assert obs.unclear == ()
+        assert obs.placement == truth.placement
+        assert set(obs.spaces) == set(board.ids())
+        assert set(obs.timings_ms) >= {"locate", "spaces", "hand", "total"}
+        last = obs.homography
+
+
+def test_printed_colour_spaces_read_empty():
+    board = BOARDS[0]
+    tinted = [s.id for s in board.spaces if s.owner is not None]
+    assert len(tinted) == 32
+    table = SimulatedTable(board, seed=7)
+    frame, _ = table.render({}, hand=False)
+    cal = calibrate(board, [(frame, {})])
+    for index in range(1, 4):
+        again, _ = table.render({}, hand=False, index=index)
+        obs = observe(again, [board], cal)
+        assert obs.placement == {} and obs.unclear == ()
+    # without any calibration a printed colour may be unclear, but never a token
+    obs = observe(again, [board])
+    assert all(colour == UNKNOWN for colour in obs.placement.values())
+
+
+def test_start_placement_calibration_alone_reads_tinted_holes_empty():
+    board = BOARDS[0]
+    table = SimulatedTable(board, seed=8)
+    start = calibration_placement(board)
+    assert all(board.space(s).owner is not None for s in start)
+    frame, _ = table.render(start, hand=False)
+    cal = calibrate(board, [(frame, start)])
+    moved = dict(start)
+    first = sorted(moved)[0]
+    moved["t0"] = moved.pop(first)  # one token left its base: the base hole is empty now
+    frame, truth = table.render(moved, hand=False)
+    obs = observe(frame, [board], cal)
+    assert obs.placement == truth.placement and obs.unclear == ()
+
+
+def test_calibration_round_trips_through_json():
+    board = BOARDS[2]
+    _, cal = _calibrated(board, seed=3)
+    again = Calibration.from_json(cal.to_json())
+    assert again.board == cal.board and set(again.empty) == set(board.ids())
+    assert np.allclose(again.colour_lab("red"), cal.colour_lab("red"), atol=0.01)
+
+
+def test_hand_frame_is_flagged():
+    board = BOARDS[0]
+    table, cal = _calibrated(board, seed=21)
+    for index in range(10, 13):
+        frame, truth = table.render({"t1": "red"}, hand=True, index=index)
+        assert observe(frame, BOARDS, cal).hand
+        clear, _ = table.render({"t1": "red"}, hand=False, index=index)
+        assert not observe(clear, BOARDS, cal).hand
+
+
+def test_dice_reader_is_plugged_in_and_optional():
+    board = BOARDS[0]
+    frame, _ = SimulatedTable(board, seed=2).render({}, [5])
+    seen = []
+
+    def reader(image):
+        seen.append(image.shape)
+        return [{"value": 5}]
+
+    assert observe(frame, BOARDS).dice == []
+    obs = observe(frame, BOARDS, dice_reader=reader)
+    assert obs.dice == [{"value": 5}] and seen == [frame.shape] and "dice" in obs.timings_ms
+
+
+def test_not_a_board_and_corrupt_frames():
+    obs = observe(np.full((240, 320, 3), 128, np.uint8), BOARDS)
+    assert obs.game is None and obs.placement == {} and obs.homography is None
+    for bad in (np.zeros((0, 0, 3), np.uint8), np.zeros((64, 64, 3), np.float64), None,
+                np.zeros((64, 64), np.uint8)):  # fmt: skip
+        with pytest.raises(ValueError):
+            observe(bad, BOARDS)
+    with pytest.raises(ValueError):
+        read_spaces(DEFAULT_CONFIG, np.zeros((5, 5, 3), np.uint8), BOARDS[0], np.eye(3))
+
+
+def test_benchmark_figures_on_a_few_frames():
+    ticks = []
+    result = evaluate_simulated(
+        BOARDS[:1], 4, seed=3, progress=lambda done, total: ticks.append((done, total)),
+        table_factory=SimulatedTable, frames_per_table=4, hand_probability=0.25,
+    )  # fmt: skip
+    assert ticks[-1] == (4, 4) and result["frames"] == 4
+    assert result["confident_wrong_frames"] == 0
+    assert result["space_accuracy"] > 0.99
+    assert result["resolution"] == [1280, 960]
+    assert {"locate", "spaces", "hand", "total"} <= set(result["ms_per_stage"])
+    with pytest.raises(ValueError, match="table_factory"):
+        evaluate_simulated(BOARDS, 1, 0)
+
+
+def test_calibration_refuses_a_frame_that_does_not_match_its_placement():
+    board = BOARDS[0]
+    table = SimulatedTable(board, seed=12)
+    start = calibration_placement(board)
+    frame, _ = table.render({}, hand=False)  # tokens not set up yet
+    with pytest.raises(ValueError, match="set up"):
+        calibrate(board, [(frame, start)])

@@ -1,0 +1,690 @@
+"""Die reader: the value of every die lying on the table in one photo.
+
+Pure functions, numpy + cv2 only. The reader works pip-first:
+
+1. find pip candidates: small dark round blobs with a bright, even surround
+   (:func:`vision.pips.find_pips`);
+2. group pips into faces: pips of one face have the same size and shape (one face is one plane,
+   so its circles all map to the same ellipse), lie within one pip-grid of each other and are
+   joined by bright die body;
+3. check each group against the six canonical pip layouts after undoing the face's
+   perspective (whitening by the pips' common ellipse), which gives the value and a fit error;
+4. among faces of the same die keep the top face: a side face seen from above is foreshortened,
+   so its pips are flatter and smaller than the top face's pips;
+5. attach a confidence and drop readings below ``min_confidence``: no reading is better than a
+   wrong one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.pips import Pip, find_pips
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: the value of its top face, its pixel box and how sure the reader is."""
+
+    value: int  # 1..6, the face pointing up
+    x: int
+    y: int
+    w: int
+    h: int
+    confidence: float  # 0..1
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """How the dice look. Defaults: ordinary white dice with dark pips.
+
+    For coloured dice set ``body_bgr`` and ``pip_bgr`` (approximate colours of the die body and
+    of the pips); the reader then works on the projection of the image onto the body-pip colour
+    axis instead of on brightness, so e.g. white pips on a red die work too.
+    """
+
+    body_bgr: tuple[int, int, int] | None = None  # None: bright (white/ivory) body
+    pip_bgr: tuple[int, int, int] | None = None  # None: dark pips
+    # largest pip radius as a fraction of the image's shorter side
+    max_pip_radius: float = 0.022
+    # the image is resized so that its short side lies in this range (pixels)
+    work_size: tuple[int, int] = (480, 720)
+    # pips of a smaller mean radius (pixels, after resizing) are too small to read safely
+    min_pip_radius: float = 2.0
+    # smallest pip area in pixels
+    min_pip_area: int = 4
+    # least pip contrast (0..255) against the die body
+    min_pip_contrast: float = 40.0
+    # pip contrast (body - pip) / body at and above which pips count as sharp; fainter pips
+    # (motion blur, shadow) lower the confidence, down to zero at 0.2 below this
+    sharp_contrast: float = 0.5
+    # pip grid half-spacing in pip radii (canonical grid at -a, 0, +a), allowed range
+    spacing: tuple[float, float] = (1.6, 3.4)
+    # where the camera's nadir (the table point straight below the lens) lies, as fractions
+    # of the image width and height. A die's side faces show on the side facing the nadir.
+    # None: camera tilted forward, nadir far below the image (side faces show below the top).
+    # An overhead camera looking straight down has its nadir near (0.5, 0.5).
+    nadir: tuple[float, float] | None = None
+    min_confidence: float = 0.5
+    debug: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+
+# canonical layouts on the grid {-1, 0, 1}^2 (units of the half-spacing a)
+_LAYOUTS: dict[int, np.ndarray] = {
+    1: np.array([[0, 0]], float),
+    2: np.array([[-1, -1], [1, 1]], float),
+    3: np.array([[-1, -1], [0, 0], [1, 1]], float),
+    4: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], float),
+    5: np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], float),
+    6: np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], float),
+}
+# half-size of a face in units of a (pip centres at +-a, face edge at about +-1.85a)
+_FACE_HALF = 1.85
+# largest ratio of squared axes between two pips of one face
+_SHAPE_TOL = 1.7
+_ANGLES = np.deg2rad(np.arange(0.0, 180.0, 2.0))
+
+
+def _check_image(image_bgr: np.ndarray) -> None:
+    if not isinstance(image_bgr, np.ndarray):
+        raise ValueError(f"image must be a numpy array, got {type(image_bgr).__name__}")
+    if image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
+        raise ValueError(f"image must be a non-empty HxW or HxWx3 array, got {image_bgr.shape}")
+    if image_bgr.ndim == 3 and image_bgr.shape[2] not in (3, 4):
+        raise ValueError(f"image must have 3 (BGR) or 4 channels, got {image_bgr.shape[2]}")
+    if min(image_bgr.shape[:2]) < 16:
+        raise ValueError(f"image too small to hold a die: {image_bgr.shape}")
+    if image_bgr.dtype != np.uint8:
+        raise ValueError(f"image must be uint8, got {image_bgr.dtype}")
+
+
+def die_grey(image_bgr: np.ndarray, config: DiceConfig) -> np.ndarray:
+    """Grey image in which the die body is bright and the pips are dark."""
+    img = image_bgr[..., :3] if image_bgr.ndim == 3 else image_bgr
+    if img.ndim == 2:
+        return img
+    if config.body_bgr is None and config.pip_bgr is None:
+        return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    body = np.array(config.body_bgr if config.body_bgr is not None else (255, 255, 255), float)
+    pip = np.array(config.pip_bgr if config.pip_bgr is not None else (0, 0, 0), float)
+    axis = body - pip
+    norm = float(np.dot(axis, axis))
+    if norm < 1.0:
+        raise ValueError("body_bgr and pip_bgr must differ")
+    proj = (img.reshape(-1, 3).astype(np.float32) - pip.astype(np.float32)) @ (
+        axis.astype(np.float32) / norm
+    )
+    return np.clip(proj * 255.0, 0, 255).astype(np.uint8).reshape(img.shape[:2])
+
+
+def read_dice(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:  # noqa: B008
+    """Read every die in a BGR photo; readings below ``config.min_confidence`` are dropped."""
+    return [r for r in read_dice_all(image_bgr, config) if r.confidence >= config.min_confidence]
+
+
+def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:  # noqa: B008
+    """Like :func:`read_dice` but keeps low-confidence readings (marked by their confidence)."""
+    _check_image(image_bgr)
+    grey = die_grey(image_bgr, config)
+    h0, w0 = grey.shape
+    # work at a 480-640 px short side: small images are enlarged (pips of two or three pixels
+    # are unreadable), large ones reduced (speed; pips stay big enough)
+    scale = 1.0
+    if min(h0, w0) < config.work_size[0]:
+        scale = config.work_size[0] / min(h0, w0)
+    elif min(h0, w0) > config.work_size[1]:
+        scale = config.work_size[1] / min(h0, w0)
+    if scale != 1.0:
+        interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interp)
+    h, w = grey.shape
+    max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
+    pips = find_pips(
+        grey, max_radius=max_r, min_area=config.min_pip_area, min_contrast=config.min_pip_contrast
+    )
+    if not pips:
+        return []
+    pipmask = _pip_mask(grey, pips)
+    groups = _group_faces(grey, pipmask, pips, config)
+    faces = []
+    for g in groups:
+        faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
+    faces = _merge_faces(grey, pips, faces, config)
+    faces = _choose_top_faces(faces, config, grey, pips)
+    faces = _image_consistency(faces)
+    out = []
+    for f in faces:
+        x0, y0, x1, y1 = (v / scale for v in f["box"])
+        x0, y0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
+        x1, y1 = min(w0, int(np.ceil(x1))), min(h0, int(np.ceil(y1)))
+        out.append(DieReading(f["value"], x0, y0, x1 - x0, y1 - y0, float(f["confidence"])))
+    out.sort(key=lambda r: (r.y, r.x))
+    return out
+
+
+def _whitener(cov: np.ndarray) -> np.ndarray:
+    """Inverse square root of a 2x2 symmetric positive definite matrix (closed form)."""
+    det = max(float(cov[0, 0] * cov[1, 1] - cov[0, 1] * cov[1, 0]), 1e-12)
+    sd = np.sqrt(det)
+    t = np.sqrt(max(float(cov[0, 0] + cov[1, 1]) + 2.0 * sd, 1e-12))
+    root = (cov + sd * np.eye(2)) / t  # sqrt(cov)
+    return np.array([[root[1, 1], -root[0, 1]], [-root[1, 0], root[0, 0]]]) / sd
+
+
+def _eig2(m: np.ndarray) -> tuple[float, float]:
+    """Eigenvalues (small, large) of a 2x2 symmetric matrix."""
+    tr = float(m[0, 0] + m[1, 1])
+    det = float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])
+    disc = np.sqrt(max(tr * tr / 4.0 - det, 0.0))
+    return tr / 2.0 - disc, tr / 2.0 + disc
+
+
+def _shape_compatible(p: Pip, q: Pip, tol: float = _SHAPE_TOL) -> bool:
+    """Could p and q be circles of the same size on the same plane (same ellipse)?"""
+    wh = p.whitener()
+    lo, hi = _eig2(wh @ q.cov() @ wh.T)
+    return bool(lo > 1.0 / tol and hi < tol and hi / max(lo, 1e-6) < tol)
+
+
+def _bright_path(
+    grey: np.ndarray,
+    pipmask: np.ndarray,
+    p: tuple[float, float],
+    q: tuple[float, float],
+    body: float,
+    frac: float = 0.72,
+) -> bool:
+    """Is the segment p-q all die body (no darker gap of table between them)?"""
+    d = np.hypot(q[0] - p[0], q[1] - p[1])
+    n = max(int(d), 2)
+    t = np.linspace(0.0, 1.0, n)
+    h, w = grey.shape
+    xs = np.clip(np.round(p[0] + t * (q[0] - p[0])).astype(int), 0, w - 1)
+    ys = np.clip(np.round(p[1] + t * (q[1] - p[1])).astype(int), 0, h - 1)
+    keep = pipmask[ys, xs] == 0
+    if np.count_nonzero(keep) < 2:
+        return True
+    vals = grey[ys[keep], xs[keep]].astype(np.float32)
+    return float(np.percentile(vals, 5)) >= frac * body
+
+
+def _pip_mask(grey: np.ndarray, pips: list[Pip]) -> np.ndarray:
+    """Mask of the pips, a little enlarged (their dark rims included)."""
+    pipmask = np.zeros(grey.shape, np.uint8)
+    for p in pips:
+        cv2.ellipse(
+            pipmask,
+            (int(round(p.x)), int(round(p.y))),
+            (int(np.ceil(p.major * 1.6 + 1)), int(np.ceil(p.minor * 1.6 + 1))),
+            float(np.degrees(p.angle)),
+            0,
+            360,
+            1,
+            -1,
+        )
+    return pipmask
+
+
+def _group_faces(
+    grey: np.ndarray, pipmask: np.ndarray, pips: list[Pip], config: DiceConfig
+) -> list[list[int]]:
+    n = len(pips)
+    dmax = 2 * np.sqrt(2) * config.spacing[1] * 1.1
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    xy = np.array([[p.x, p.y] for p in pips])
+    major = np.array([p.major for p in pips])
+    body = np.array([max(p.body, 1.0) for p in pips])
+    dist_all = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    ratio = body[:, None] / body[None, :]
+    cand = (
+        (dist_all <= dmax * np.maximum(major[:, None], major[None, :]))
+        & (ratio > 0.8)
+        & (ratio < 1.25)
+    )
+    cand = np.triu(cand, 1)
+    for i, j in zip(*np.nonzero(cand), strict=True):
+        p, q = pips[i], pips[j]
+        rr = np.sqrt(p.radius * q.radius)
+        dist = dist_all[i, j]
+        if not _shape_compatible(p, q):
+            continue
+        # whitened distance in pip radii
+        wh = _whitener(0.5 * (p.cov() + q.cov()))
+        wd = np.linalg.norm(wh @ np.array([p.x - q.x, p.y - q.y]))
+        if wd > dmax or dist > dmax * rr * 1.5:
+            continue
+        if not _bright_path(grey, pipmask, (p.x, p.y), (q.x, q.y), min(p.body, q.body)):
+            continue
+        a, b = find(i), find(j)
+        if a != b:
+            parent[a] = b
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def _fit_layout(pts: np.ndarray, lay: np.ndarray) -> tuple[float, float, float]:
+    """Fit a layout to whitened, centred points: (a, rms error / a, angle)."""
+    k = len(lay)
+    if k == 1:
+        return 0.0, 0.0, 0.0
+    rms_lay = np.sqrt((lay**2).sum(1).mean())
+    rms_pts = np.sqrt((pts**2).sum(1).mean())
+    a = rms_pts / rms_lay
+    best = (np.inf, 0.0)
+    c, s = np.cos(_ANGLES), np.sin(_ANGLES)
+    # rotate points by -angle into the layout frame, in units of a
+    rx = (pts[:, 0][None, :] * c[:, None] + pts[:, 1][None, :] * s[:, None]) / a
+    ry = (-pts[:, 0][None, :] * s[:, None] + pts[:, 1][None, :] * c[:, None]) / a
+    dx = rx[:, :, None] - lay[None, None, :, 0]
+    dy = ry[:, :, None] - lay[None, None, :, 1]
+    d2 = dx**2 + dy**2
+    nearest = d2.argmin(2)  # angles x points
+    err = d2.min(2).mean(1)
+    for ai in np.argsort(err)[:6]:
+        if len(set(nearest[ai].tolist())) == k:
+            best = (float(err[ai]), float(_ANGLES[ai]))
+            break
+    return float(a), float(np.sqrt(best[0])), best[1]
+
+
+def _sample(grey: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Mean of the 3x3 neighbourhood at each point (points outside the image give -1)."""
+    h, w = grey.shape
+    xi = np.round(xy[:, 0]).astype(int)
+    yi = np.round(xy[:, 1]).astype(int)
+    out = np.full(len(xy), -1.0)
+    ok = (xi >= 1) & (yi >= 1) & (xi < w - 1) & (yi < h - 1)
+    if np.any(ok):
+        acc = np.zeros(int(ok.sum()))
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                acc += grey[yi[ok] + dy, xi[ok] + dx]
+        out[ok] = acc / 9.0
+    return out
+
+
+def _body_check(
+    grey: np.ndarray,
+    ps: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    a: float,
+    ang: float,
+    lay: np.ndarray,
+) -> float:
+    """Fraction of face points without a pip that really are bare die body (0..1).
+
+    For a fitted layout these are the empty positions of the 3x3 pip grid plus points near the
+    face edge; a lone pip (value 1) gets rings around it. Catches missed pips (a five whose
+    centre pip was lost must not read as four) and dark blobs that are not on a die.
+    """
+    body = float(np.median([p.body for p in ps]))
+    inner = float(np.mean([p.body - p.contrast for p in ps]))
+    if len(lay) == 1:
+        t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+        ring = np.stack([np.cos(t), np.sin(t)], 1)
+        face = np.concatenate([ring * 2.0, ring * 2.8, ring * 3.5])
+        edge = face
+    else:
+        xs = np.unique(np.concatenate([lay[:, 0], [0.0]]))
+        if len(xs) < 3:
+            xs = np.array([-1.0, 0.0, 1.0])
+        grid = np.array([[x, y] for x in xs for y in (-1.0, 0.0, 1.0)])
+        occupied = (np.abs(grid[:, None, :] - lay[None, :, :]).sum(2) < 1e-6).any(1)
+        empty = grid[~occupied] * a
+        # points between the pips and the face edge
+        ex = max(1.0, float(np.abs(lay[:, 0]).max())) + 0.45
+        ey = max(1.0, float(np.abs(lay[:, 1]).max())) + 0.45
+        edge = np.array([[u, v] for u in (-ex, 0.0, ex) for v in (-ey, 0.0, ey)])
+        edge = edge[(np.abs(edge[:, 0]) > 1.0) | (np.abs(edge[:, 1]) > 1.0)] * a
+        face = np.concatenate([empty, edge]) if len(empty) else edge
+    c, s = np.cos(ang), np.sin(ang)
+    rot = np.array([[c, -s], [s, c]])
+    xy = centre + (face @ rot.T) @ inv.T
+    vals = _sample(grey, xy)
+    dark = max(inner + 0.75 * (body - inner), 0.8 * body)
+    good = vals > dark
+    n_empty = len(face) - len(edge) if len(lay) > 1 else 0
+    if n_empty and not np.all(good[:n_empty]):
+        return 0.0  # a dark spot where this layout has no pip: a missed pip, not this value
+    if len(lay) > 1:
+        # near the face edge the body may fall off (rounded edges, blur): a looser test
+        good[n_empty:] = vals[n_empty:] > max(inner + 0.6 * (body - inner), 0.7 * body)
+    return float(np.count_nonzero(good)) / len(vals)
+
+
+def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
+    k = len(idx)
+    if k > 6 or k == 0:
+        return None
+    ps = [pips[i] for i in idx]
+    cov = np.mean([p.cov() for p in ps], axis=0)
+    wh = _whitener(cov)  # image -> face frame, pip radius 1
+    xy = np.array([[p.x, p.y] for p in ps])
+    centre = xy.mean(0)
+    pts = (xy - centre) @ wh.T
+    lay = _LAYOUTS[k]
+    a, err, ang = _fit_layout(pts, lay)
+    if k == 6:
+        # the two columns of a six may sit wider apart than the rows (die design), or closer
+        # (foreshortening)
+        for u in (0.85, 1.15, 1.3, 1.45):
+            lay_u = lay * np.array([u, 1.0])
+            a_u, err_u, ang_u = _fit_layout(pts, lay_u)
+            if err_u < err:
+                a, err, ang, lay = a_u, err_u, ang_u, lay_u
+    if k == 1:
+        a = float(np.mean(config.spacing))
+    elif not (config.spacing[0] <= a <= config.spacing[1]):
+        return None
+    a_pips = a  # pip spacing in pip radii
+    if k in (4, 5):
+        # a square layout fixes the face's perspective by itself; this survives motion blur,
+        # which stretches every pip the same way and fools the pip-shape whitening
+        raw = xy - centre
+        wc = _whitener(raw.T @ raw / k)
+        pc = raw @ wc.T
+        scale = np.sqrt((pts**2).sum(1).mean() / max((pc**2).sum(1).mean(), 1e-9))
+        a_c, err_c, ang_c = _fit_layout(pc * scale, lay)
+        # ... but only as a correction: the two frames must nearly agree (a 2x2 block of a
+        # six is a rectangle, which this whitening would square up)
+        sv = np.linalg.svd(wc @ np.linalg.inv(wh), compute_uv=False)
+        if err_c < err and sv[0] / sv[1] < 1.5:
+            wh, a, err, ang = wc * scale, a_c, err_c, ang_c
+    inv = np.linalg.inv(wh)  # face frame (pip radius 1) -> image
+    half = _FACE_HALF * a
+    # no other pip may lie on this face
+    c, s = np.cos(ang), np.sin(ang)
+    rot = np.array([[c, -s], [s, c]])
+    members = set(idx)
+    others = [q for j, q in enumerate(pips) if j not in members]
+    if others:
+        oxy = np.array([[q.x, q.y] for q in others]) - centre
+        loc = (oxy @ wh.T) @ rot / a  # face coordinates in units of a
+        dist = np.abs(loc).max(1) if k > 1 else np.hypot(loc[:, 0], loc[:, 1])
+        # any pip within 1.5a is on this face; a same-plane pip (same ellipse) within 2a too:
+        # the face edge is at 1.85a and a touching die's pips start about 2.7a out.
+        # (a lone pip's face orientation is unknown: radii, in units of the mid a)
+        if np.any(dist < 1.5):
+            return None
+        for j in np.flatnonzero(dist < 2.0):
+            if _shape_compatible(ps[0], others[j]):
+                return None
+    # a face cut by the image border may hide pips: not readable (but it still shows where
+    # a die is, so it may still outrank that die's side faces)
+    sq = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T
+    corners = centre + sq @ inv.T
+    hh, ww = grey.shape
+    if k == 1:
+        # the lone pip's face may be turned any way: its corners reach 1.85a * sqrt(2)
+        reach_xy = np.sqrt(np.diag(inv @ inv.T)) * half * np.sqrt(2.0)
+        corners = np.array([centre - reach_xy, centre + reach_xy])
+    cut = bool(
+        np.any(corners < -0.5)
+        or np.any(corners[:, 0] > ww - 0.5)
+        or np.any(corners[:, 1] > hh - 0.5)
+    )
+    # box of the face: the face square's circumcircle mapped to the image
+    ext = np.sqrt(np.diag(inv @ inv.T)) * half
+    box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
+    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay)
+    elong = float(np.mean([p.elongation for p in ps]))
+    radius = float(np.mean([p.radius for p in ps]))
+    contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
+    fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
+    fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
+    # faint pips mean motion blur or shadow: other pips of the face may have been lost
+    # (one or two pips have little layout to vouch for them: held to a stricter standard)
+    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.3)
+    fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
+    # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
+    fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
+    strength = fit_conf  # how strongly this face claims to be a die's top, cut or not
+    if cut:
+        fit_conf = 0.0
+    return {
+        "value": k,
+        "idx": idx,
+        "centre": centre,
+        "a": a_pips,
+        "err": err,
+        "box": box,
+        "elong": elong,
+        "radius": radius,
+        "contrast": contrast,
+        "size": float(np.sqrt(ext[0] * ext[1]) * 2),
+        "wh": wh,
+        "a_w": a,
+        "body": float(np.median([p.body for p in ps])),
+        "confidence": fit_conf,
+        "strength": strength,
+    }
+
+
+def _line_partitions(xy: np.ndarray) -> list[tuple[float, list[int], list[int]]]:
+    """Distinct ways to cut a point set in two with a straight line, with the widest gap
+    (in pixels) that line leaves between the two sides; widest gap first."""
+    best: dict[frozenset, float] = {}
+    n = len(xy)
+    everything = frozenset(range(n))
+    for t in np.deg2rad(np.arange(0.0, 180.0, 10.0)):
+        proj = xy @ np.array([np.cos(t), np.sin(t)])
+        order = np.argsort(proj)
+        gaps = np.diff(proj[order])
+        for cut in range(1, n):
+            part = frozenset(order[:cut].tolist())
+            key = min(part, everything - part, key=sorted)
+            if gaps[cut - 1] > best.get(key, -1.0):
+                best[key] = float(gaps[cut - 1])
+    out = [(g, sorted(k), sorted(everything - k)) for k, g in best.items()]
+    out.sort(key=lambda t: -t[0])
+    return out
+
+
+def _face_cached(
+    grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig, cache: dict
+) -> dict | None:
+    key = frozenset(idx)
+    if key not in cache:
+        cache[key] = _fit_face(grey, pips, idx, config) if len(idx) <= 6 else None
+    return cache[key]
+
+
+def _split_fit(
+    grey: np.ndarray,
+    pips: list[Pip],
+    idx: list[int],
+    config: DiceConfig,
+    depth: int,
+    cache: dict,
+) -> list[dict]:
+    """Fit a pip group as one face; if it fits badly, try cutting it in two with a line
+    (a top face and a side face, or two touching dice) and keep the best-explained cut.
+
+    Only the few cuts with the widest gaps, or whose parts already fit as faces, are
+    followed further, so the search stays small for crowded groups."""
+    key = (frozenset(idx), depth)
+    if key in cache:
+        return cache[key]
+    face = _face_cached(grey, pips, idx, config, cache)
+    ok = face is not None and face["confidence"] >= config.min_confidence
+    if ok or depth == 0 or len(idx) < 2 or len(idx) > 24:
+        cache[key] = [face] if face is not None else []
+        return cache[key]
+    xy = np.array([[pips[i].x, pips[i].y] for i in idx])
+    best: list[dict] = [face] if face is not None else []
+    best_score = face["confidence"] * len(idx) if face is not None else 0.0
+    cap = 6 * 2 ** (depth - 1)  # a part larger than this cannot be cut into faces any more
+    ranked = []
+    cuts = [c for c in _line_partitions(xy) if len(c[1]) <= cap and len(c[2]) <= cap]
+    for rank, (_gap, part_a, part_b) in enumerate(cuts[:16]):
+        direct = 0.0
+        for part in (part_a, part_b):
+            f = _face_cached(grey, pips, [idx[i] for i in part], config, cache)
+            if f is not None and f["confidence"] >= config.min_confidence:
+                direct += f["confidence"] * f["value"]
+        ranked.append((-direct, rank, part_a, part_b))
+    ranked.sort()
+    for _, _, part_a, part_b in ranked[:4]:
+        fa = _split_fit(grey, pips, [idx[i] for i in part_a], config, depth - 1, cache)
+        fb = _split_fit(grey, pips, [idx[i] for i in part_b], config, depth - 1, cache)
+        score = sum(f["confidence"] * f["value"] for f in fa + fb)
+        if score > best_score + 1e-9:
+            best, best_score = fa + fb, score
+    cache[key] = best
+    return best
+
+
+def _merge_faces(
+    grey: np.ndarray, pips: list[Pip], faces: list[dict], config: DiceConfig
+) -> list[dict]:
+    """Two small faces close together may be one face cut in two (a blurred four read as two
+    twos): if their pips together fit one face, keep that one face."""
+    faces = list(faces)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(faces)):
+            for j in range(i + 1, len(faces)):
+                f, g = faces[i], faces[j]
+                if f["value"] + g["value"] > 6:
+                    continue
+                d = float(np.linalg.norm(f["centre"] - g["centre"]))
+                if d > 0.5 * (f["size"] + g["size"]):
+                    continue
+                if not all(_shape_compatible(pips[a], pips[b]) for a in f["idx"] for b in g["idx"]):
+                    continue
+                u = _fit_face(grey, pips, sorted(f["idx"] + g["idx"]), config)
+                if u is None or u["confidence"] < config.min_confidence:
+                    continue
+                if u["confidence"] < 0.8 * max(f["confidence"], g["confidence"]):
+                    continue
+                faces = [h for k, h in enumerate(faces) if k not in (i, j)] + [u]
+                changed = True
+                break
+            if changed:
+                break
+    return faces
+
+
+def _faces_joined(grey: np.ndarray, pips: list[Pip], f: dict, g: dict) -> bool:
+    """Is the segment between two faces' centres bright die body all the way (apart from the
+    two faces' own pips)? Then they are faces of one die; a table gap or the dark crease
+    between two touching dice says two dice."""
+    p, q = f["centre"], g["centre"]
+    n = max(int(np.hypot(*(q - p))), 2)
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    pts = p + t * (q - p)
+    own = [pips[i] for i in f["idx"] + g["idx"]]
+    keep = np.ones(n, bool)
+    for s in own:
+        keep &= np.hypot(pts[:, 0] - s.x, pts[:, 1] - s.y) > 1.6 * s.major + 1.0
+    if np.count_nonzero(keep) < 2:
+        return True
+    h, w = grey.shape
+    xs = np.clip(np.round(pts[keep, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[keep, 1]).astype(int), 0, h - 1)
+    vals = grey[ys, xs].astype(np.float32)
+    return float(np.percentile(vals, 5)) >= 0.8 * min(f["body"], g["body"])
+
+
+def _topness(f: dict) -> float:
+    """How much a face looks like a top face: round, large pips on bright body. A side face
+    seen from above is foreshortened (flatter, smaller pips) and usually more shaded."""
+    return (
+        -np.log(f["elong"]) / 0.12
+        + np.log(max(f["radius"], 0.5) ** 2) / 0.35
+        + np.log(max(f["body"], 1.0)) / 0.08
+    )
+
+
+def _choose_top_faces(
+    faces: list[dict], config: DiceConfig, grey: np.ndarray, pips: list[Pip]
+) -> list[dict]:
+    """Drop side faces: a face next to a clearly more top-like face is a side of that die.
+
+    Distances are measured in the face's own frame (perspective undone, units of the pip grid
+    half-spacing a): a face edge is 1.85a from its centre, so two top faces of touching dice
+    are at least ~3.7a apart, while a side face sits right against its top face.
+    """
+    margin = 1.5
+    w_pos = 3.0  # topness bonus per face size of offset away from the nadir
+    nadir = None
+    if config.nadir is not None:
+        nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
+    keep = []
+    for f in faces:
+        suppressed = False
+        conf = f["confidence"]
+        tf = _topness(f)
+        for g in faces:
+            if g is f or g["strength"] < 0.3:
+                continue
+            dv = g["centre"] - f["centre"]
+            d_f = float(np.linalg.norm(f["wh"] @ dv)) / f["a_w"]
+            d_g = float(np.linalg.norm(g["wh"] @ dv)) / g["a_w"]
+            dmin = min(d_f, d_g)
+            dt = _topness(g) - tf
+            # a side face lies between its top face and the nadir
+            mid = 0.5 * (f["centre"] + g["centre"])
+            toward = np.array([0.0, 1.0]) if nadir is None else nadir - mid
+            nrm = float(np.linalg.norm(toward))
+            if nrm > 1e-6:
+                off = float(np.dot(f["centre"] - g["centre"], toward / nrm))
+                dt += w_pos * off / max(0.5 * (f["size"] + g["size"]), 1.0)
+            # in the top face's frame its own side faces are close; in a side face's frame
+            # (stretched to undo its steep foreshortening) they may look far
+            # beyond 5.5a only if no table or crease separates them (same die, seen low)
+            near = d_g < 5.5 or (d_g < 7.0 and _faces_joined(grey, pips, f, g))
+            if dt > margin and near:
+                suppressed = True
+                break
+            if dt > -margin and dmin < 3.3:
+                # overlapping faces about as top-like: not sure which one is the top
+                conf *= 0.5
+        if not suppressed:
+            f = dict(f)
+            f["confidence"] = conf
+            keep.append(f)
+    return keep
+
+
+def _image_consistency(faces: list[dict]) -> list[dict]:
+    """Dice in one photo are seen from about the same elevation and are of one design, so
+    their top faces share pip roundness and pip spacing. A face whose pips are much flatter
+    than the others' is a side face whose top face went unseen (cut by the border, blurred);
+    a face with much tighter spacing is part of a bigger face (one column of a six)."""
+    sure = [f for f in faces if f["confidence"] >= 0.5]
+    if len(sure) < 2:
+        return faces
+    elong = float(np.median([f["elong"] for f in sure]))
+    multi = [f["a"] for f in sure if f["value"] >= 2]
+    a_med = float(np.median(multi)) if len(multi) >= 2 else None
+    out = []
+    for f in faces:
+        conf = f["confidence"]
+        others = [g for g in sure if g is not f]
+        if others:
+            e_ref = float(np.median([g["elong"] for g in others]))
+            if f["elong"] > 1.3 * e_ref and f["elong"] > 1.4:
+                conf *= 0.3
+        if a_med is not None and f["value"] >= 2 and f["a"] < 0.8 * a_med:
+            conf *= 0.3
+        if conf != f["confidence"]:
+            f = dict(f)
+            f["confidence"] = conf
+        out.append(f)
+    del elong
+    return out

@@ -1,0 +1,109 @@
+"""Is a hand or an arm over the board?
+
+The board is rectified to a small top view (about 1 px per mm). Spaces, regions (the dice
+tray) and the markers are masked out: tokens and dice are expected to change there. Elsewhere
+the board is printed paper and lines, so a large blob there is something foreign:
+- with a reference top view of the board (learned in the Calibration), any large change
+  against it (after cancelling exposure and white balance) is a foreign object;
+- without one, a large skin-coloured blob is taken for a hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from rules.geometry import Board
+from vision.config import VisionConfig
+
+
+@dataclass(frozen=True)
+class HandResult:
+    hand: bool
+    area_fraction: float  # largest foreign blob / board area
+    method: str  # "reference" or "skin"
+
+
+def board_scale(board: Board, config: VisionConfig) -> float:
+    """Pixels per mm of the small top view."""
+    return config.hand_px / max(board.width, board.height)
+
+
+def rectify(config: VisionConfig, image: np.ndarray, board: Board, homography) -> np.ndarray:
+    """A small top view of the board (BGR), about config.hand_px on its longer side."""
+    s = board_scale(board, config)
+    size = (max(1, round(board.width * s)), max(1, round(board.height * s)))
+    m = np.array([[s, 0, -0.5], [0, s, -0.5], [0, 0, 1]], np.float64) @ np.asarray(homography)
+    return cv2.warpPerspective(
+        image, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+    )
+
+
+@lru_cache(maxsize=32)
+def _static_mask(board: Board, hand_px: int) -> np.ndarray:
+    """255 where the printed board is plain (no space, region or marker), else 0."""
+    s = hand_px / max(board.width, board.height)
+    size = (max(1, round(board.height * s)), max(1, round(board.width * s)))
+    mask = np.full(size, 255, np.uint8)
+    r = (max(board.token_radius, board.hole_radius * 1.45) + 2.5) * s
+    for sp in board.spaces:
+        cv2.circle(mask, (round(sp.x * s), round(sp.y * s)), max(1, round(r)), 0, -1)
+    for reg in board.regions:
+        p1 = (round((reg.x - 3) * s), round((reg.y - 3) * s))
+        p2 = (round((reg.x + reg.w + 3) * s), round((reg.y + reg.h + 3) * s))
+        cv2.rectangle(mask, p1, p2, 0, -1)
+    for sq in board.marker_squares().values():
+        (x0, y0), _, (x1, y1), _ = sq
+        cv2.rectangle(mask, (round((x0 - 6) * s), round((y0 - 6) * s)),
+                      (round((x1 + 6) * s), round((y1 + 6) * s)), 0, -1)  # fmt: skip
+    edge = max(1, round(3 * s))
+    mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = 0, 0, 0, 0
+    return mask
+
+
+def _largest_blob(mask: np.ndarray) -> int:
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+
+
+def _balanced(top: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Divide out exposure and white balance: the plain board's median becomes 200 grey."""
+    pix = top[::3, ::3][valid[::3, ::3] > 0]
+    if len(pix) == 0:
+        return top.astype(np.float32)
+    med = np.maximum(np.median(pix, 0), 1.0)
+    return top.astype(np.float32) * (200.0 / med).astype(np.float32)
+
+
+def detect_hand(
+    config: VisionConfig,
+    image: np.ndarray,
+    board: Board,
+    homography: np.ndarray,
+    reference: np.ndarray | None = None,
+) -> HandResult:
+    """Flag a hand/arm (or any large foreign object) over the board."""
+    top = rectify(config, image, board, homography)
+    mask = _static_mask(board, config.hand_px).copy()
+    mask[(top[..., 0] == 0) & (top[..., 1] == 0) & (top[..., 2] == 0)] = 0  # outside the frame
+    total = float(mask.shape[0] * mask.shape[1])
+    bal = _balanced(top, mask)
+    if reference is not None and reference.shape == top.shape:
+        ref = _balanced(reference, mask)
+        d = cv2.absdiff(bal, ref)
+        diff = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+        foreign = cv2.bitwise_and((diff > config.hand_diff).view(np.uint8) * 255, mask)
+        area = _largest_blob(foreign) / total
+        return HandResult(area >= config.hand_min_area, area, "reference")
+    lab = cv2.cvtColor(np.clip(bal * (0.9 / 255.0), 0, 1).astype(np.float32), cv2.COLOR_BGR2LAB)
+    L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    chroma = np.hypot(a, b)
+    hue = np.degrees(np.arctan2(b, a))
+    skin = (L > 15) & (L < 92) & (chroma > 9) & (chroma < 50) & (hue > 25) & (hue < 80)
+    skin &= mask > 0
+    area = _largest_blob(skin.astype(np.uint8) * 255) / total
+    return HandResult(area >= config.hand_min_area, area, "skin")

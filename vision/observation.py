@@ -1,0 +1,95 @@
+"""One frame -> one Observation: which game, where the board is, what is on every space.
+
+`observe` chains the stages (locate, spaces, hand, dice) and times each one. It never guesses:
+a space it cannot read with confidence is reported as UNKNOWN and listed in `unclear`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rules.geometry import Board
+from rules.palette import UNKNOWN
+from vision.calibrate import Calibration
+from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
+from vision.hand import detect_hand
+from vision.locate import locate
+from vision.spaces import classify_spaces, sample_spaces
+
+
+@dataclass(frozen=True)
+class Observation:
+    game: str | None  # the board's name, None when no known board is in view
+    homography: np.ndarray | None  # image px -> board mm
+    spaces: dict[str, tuple[str | None, float]]  # id -> (None | colour | UNKNOWN, confidence)
+    placement: dict[str, str]  # occupied (or UNKNOWN) spaces only: id -> colour
+    unclear: tuple[str, ...]  # spaces read UNKNOWN
+    dice: list = field(default_factory=list)  # whatever the dice reader returned
+    hand: bool = False
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    markers: tuple[int, ...] = ()  # marker ids seen
+    source: str = ""  # "markers" | "last" | "" (not located)
+
+    @property
+    def located(self) -> bool:
+        return self.game is not None
+
+
+def _calibration_for(calibration, board: Board) -> Calibration | None:
+    if calibration is None:
+        return None
+    if isinstance(calibration, Calibration):
+        return calibration if calibration.board == board.name else None
+    if isinstance(calibration, Mapping):
+        return calibration.get(board.name)
+    raise TypeError(f"calibration must be a Calibration or a mapping, got {type(calibration)}")
+
+
+def observe(
+    frame: np.ndarray,
+    boards: Sequence[Board],
+    calibration: Calibration | Mapping[str, Calibration] | None = None,
+    last_homography: np.ndarray | None = None,
+    dice_reader: Callable[[np.ndarray], list] | None = None,
+    config: VisionConfig = DEFAULT_CONFIG,
+) -> Observation:
+    """Read one BGR frame. `dice_reader(frame) -> list` is called when given (else no dice)."""
+    check_frame(frame)
+    if frame.ndim != 3:
+        raise ValueError(f"observe needs a BGR frame (HxWx3), got shape {frame.shape}")
+    if not boards:
+        raise ValueError("observe needs at least one candidate board")
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    loc = locate(config, frame, list(boards), last_homography)
+    t1 = time.perf_counter()
+    timings["locate"] = (t1 - t0) * 1e3
+    dice: list = []
+    if dice_reader is not None:
+        dice = list(dice_reader(frame))
+        timings["dice"] = (time.perf_counter() - t1) * 1e3
+    if loc is None:
+        timings["total"] = (time.perf_counter() - t0) * 1e3
+        return Observation(None, None, {}, {}, (), dice, False, timings)
+    board = loc.board
+    cal = _calibration_for(calibration, board)
+    t2 = time.perf_counter()
+    samples = sample_spaces(config, frame, board, loc.homography, loc.markers)
+    spaces = classify_spaces(config, samples, board, cal)
+    t3 = time.perf_counter()
+    timings["spaces"] = (t3 - t2) * 1e3
+    ref = cal.top_view if cal is not None else None
+    hand = detect_hand(config, frame, board, loc.homography, ref).hand
+    t4 = time.perf_counter()
+    timings["hand"] = (t4 - t3) * 1e3
+    placement = {sid: colour for sid, (colour, _) in spaces.items() if colour is not None}
+    unclear = tuple(sid for sid, (colour, _) in spaces.items() if colour == UNKNOWN)
+    timings["total"] = (time.perf_counter() - t0) * 1e3
+    return Observation(
+        board.name, loc.homography, spaces, placement, unclear, dice, hand, timings,
+        loc.markers, loc.source,
+    )  # fmt: skip

@@ -1,0 +1,140 @@
+"""Pip candidates: small dark (or contrasting) round blobs on a bright die body.
+
+Pure numpy + cv2. Used by :mod:`vision.dice`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Pip:
+    """One pip candidate, as an ellipse from its second moments."""
+
+    x: float
+    y: float
+    area: float  # pixels
+    major: float  # semi-axis, pixels
+    minor: float  # semi-axis, pixels
+    angle: float  # radians, direction of the major axis
+    contrast: float  # body brightness minus pip brightness, 0..255
+    body: float  # brightness of the body around the pip, 0..255
+
+    @property
+    def radius(self) -> float:
+        return float(np.sqrt(self.major * self.minor))
+
+    @property
+    def elongation(self) -> float:
+        return self.major / max(self.minor, 1e-6)
+
+    def cov(self) -> np.ndarray:
+        """2x2 shape matrix (ellipse axes squared) of the pip."""
+        return self._cov
+
+    def whitener(self) -> np.ndarray:
+        """Matrix mapping this pip's ellipse onto the unit circle."""
+        return self._whitener
+
+    @cached_property
+    def _whitener(self) -> np.ndarray:
+        c, s = np.cos(self.angle), np.sin(self.angle)
+        r = np.array([[c, -s], [s, c]])
+        return r @ np.diag([1.0 / self.major, 1.0 / max(self.minor, 1e-6)]) @ r.T
+
+    @cached_property
+    def _cov(self) -> np.ndarray:
+        c, s = np.cos(self.angle), np.sin(self.angle)
+        r = np.array([[c, -s], [s, c]])
+        return r @ np.diag([self.major**2, self.minor**2]) @ r.T
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill enclosed holes of a 0/1 mask (a pip with a specular highlight is a ring)."""
+    h, w = mask.shape
+    pad = np.zeros((h + 2, w + 2), np.uint8)
+    pad[1:-1, 1:-1] = mask
+    flood = pad.copy()
+    ff = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(flood, ff, (0, 0), 1)
+    holes = flood[1:-1, 1:-1] == 0
+    out = mask.copy()
+    out[holes] = 1
+    return out
+
+
+def find_pips(
+    grey: np.ndarray,
+    max_radius: int,
+    min_area: int = 4,
+    min_contrast: float = 40.0,
+    rel_contrast: float = 0.3,
+    min_body: float = 80.0,
+) -> list[Pip]:
+    """Dark round blobs with a bright, even surround in a grey image (uint8).
+
+    ``max_radius`` bounds the pip size in pixels (the closing kernel is a bit larger).
+    """
+    k = 2 * max_radius + 3
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel)
+    diff = cv2.subtract(closed, grey)
+    # a pip pixel is darker than its surroundings by an absolute and a relative margin
+    thr = np.maximum(min_contrast, rel_contrast * closed.astype(np.float32))
+    mask = (diff.astype(np.float32) > thr).astype(np.uint8)
+    mask = fill_holes(mask)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = grey.shape
+    max_area = np.pi * max_radius**2 * 1.2
+    pips: list[Pip] = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area or area > max_area:
+            continue
+        if bw > 2 * max_radius + 2 or bh > 2 * max_radius + 2:
+            continue
+        sub = labels[y : y + bh, x : x + bw] == i
+        m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
+        mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
+        tr = mu20 + mu02
+        det = mu20 * mu02 - mu11**2
+        disc = np.sqrt(max(tr * tr / 4 - det, 0.0))
+        l1, l2 = tr / 2 + disc, max(tr / 2 - disc, 1e-6)
+        # for a filled ellipse, variance along an axis = semi-axis^2 / 4
+        major, minor = 2 * np.sqrt(l1), 2 * np.sqrt(l2)
+        angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
+        fill = area / (np.pi * major * minor)
+        if fill < 0.6 or major / max(minor, 1e-6) > 4.5:
+            continue
+        cx, cy = cents[i]
+        # surround check: points at ~2 radii around the pip must be bright (die body)
+        r = max(major, 2.0) * 1.2 + 1.5
+        ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+        px = np.clip(np.round(cx + r * np.cos(ang)).astype(int), 0, w - 1)
+        py = np.clip(np.round(cy + r * np.sin(ang)).astype(int), 0, h - 1)
+        ring = grey[py, px].astype(np.float32)
+        inner = float(grey[y : y + bh, x : x + bw][sub].mean())
+        body = float(np.median(ring))
+        if body < min_body:
+            continue
+        level = inner + 0.5 * (body - inner)
+        if np.count_nonzero(ring > level) < 8:
+            continue
+        pips.append(
+            Pip(
+                float(cx),
+                float(cy),
+                float(area),
+                float(major),
+                float(minor),
+                float(angle),
+                body - inner,
+                body,
+            )
+        )
+    return pips
