@@ -44,9 +44,10 @@ def create_app(test_config: dict[str, Any] | None = None, table: Table | None = 
     app.extensions["boardref.table"] = table
     app.extensions["boardref.pin_guard"] = PinGuard()
 
-    from . import api, events, pages
+    from . import api, events, pages, play
 
     app.register_blueprint(pages.bp)
+    app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
 
@@ -84,7 +85,8 @@ def create_app(test_config: dict[str, Any] | None = None, table: Table | None = 
 
     @app.errorhandler(TableError)
     def table_error(exc: TableError):
-        return error_response(409, str(exc) or "the table refused the request")
+        status = getattr(exc, "status", 409)  # a player link: 404 unknown, 403 not yours
+        return error_response(status, str(exc) or "the table refused the request")
 
     @app.errorhandler(rules.RulesError)
     def rules_error(exc: rules.RulesError):
