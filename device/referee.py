@@ -555,8 +555,10 @@ class Referee:
             "source": source,
         }
         battle = _battle(game, before, self._state, kinds)
-        if battle is not None:
+        if battle is not None:  # the result replaces "the referee decides"
             ruling["battle"] = battle
+            ruling["effects"] = [e for e in effects if e["kind"] != "battle"]
+            ruling["text"] = text or verdict.reason
         if isinstance(move, Opening | FirstPlayer):
             self._hands = {}
         self._history.append(

@@ -385,6 +385,12 @@ def move():
     except rules.RecordError as exc:
         abort(400, description=f"bad move: {exc}")
     check_field_types(parsed)
+    if getattr(table, "secret", False) and parsed.kind == "pb-assign":
+        abort(
+            400,
+            description="a secret set-up is entered on the player's phone, or in the table "
+            "page's private entry, never as a move",
+        )
     if isinstance(parsed, rules.Roll):
         abort(400, description="the die is rolled with POST /api/roll, not chosen as a move")
     for name in ("frm", "to"):
