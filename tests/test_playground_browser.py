@@ -25,6 +25,13 @@ RED = ["rock", "paper", "scissors", "rock", "paper", "scissors", "rock", "paper"
 BLUE = ["scissors", "scissors", "rock", "paper", "rock", "paper", "paper", "rock", "rock", "paper"]
 
 
+def _serve(server) -> None:
+    try:
+        server.run()
+    except (OSError, ValueError):  # the loop notices the closed socket as the test ends
+        pass
+
+
 @pytest.fixture
 def site():
     table = FakeTable(game="playground-battles", players=2, seed=5, pin=PIN, mode="manual")
@@ -32,7 +39,7 @@ def site():
         {"SECRET_KEY": "pb-browser", "SSE_KEEPALIVE": 0.5, "SSE_MAX_AGE": 30.0}, table=table
     )
     server = make_server(app, port=0, threads=16)
-    threading.Thread(target=server.run, daemon=True).start()
+    threading.Thread(target=_serve, args=(server,), daemon=True).start()
     yield table, f"http://127.0.0.1:{server.effective_port}"
     server.close()
 
@@ -138,14 +145,39 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
 
     # play until a battle is decided: the reveal on the table page and on the phones
     rng = random.Random(2)
+    play_until(table, rng, ("won", "lost"))
+    tpage.wait_for_selector(".banner .reveal")
+    tpage.wait_for_timeout(900)  # the cards' flip
+    assert tpage.inner_text(".banner .verdict") == "Battle"
+    assert "beats" in tpage.inner_text(".banner .reveal")
+    shot(tpage, "table-battle")
+    red.wait_for_selector(".banner .reveal")
+    red.wait_for_timeout(900)
+    shot(red, "phone-red-battle")
+    ruling = play_until(table, rng, ("stalemate",))
+    if ruling.get("battle"):  # a stalemate: announced as such, both kinds stay hidden
+        tpage.wait_for_selector('.banner .reveal[data-result="stalemate"]')
+        tpage.wait_for_timeout(900)
+        assert "both stay hidden" in tpage.inner_text(".banner .reveal")
+        assert tpage.locator(".banner .reveal .hidden-card").count() == 2
+        shot(tpage, "table-stalemate")
+        red.wait_for_selector('.banner .reveal[data-result="stalemate"]')
+        shot(red, "phone-red-stalemate")
+    for ctx in (tctx, rctx, bctx):
+        ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def play_until(table, rng, results: tuple[str, ...]) -> dict:
+    """Play on (attacks first) until a battle with one of `results`; its ruling, or {}."""
     game = table.game
-    for _ in range(600):
+    for _ in range(800):
         state = table.state
         if state.phase == "roll":
             table.roll("button")
             continue
         if state.phase == "over":
-            break
+            return {}
         legal = game.legal_moves(state)
         steps = [m for m in legal if isinstance(m, Step)]
         if not steps:
@@ -156,19 +188,9 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
         attacks = [m for m in steps if placement.get(m.to) not in (None, mover)]
         quiet = [m for m in steps if not m.to.endswith("base")] or steps
         ruling = table.manual_move(rng.choice(attacks or quiet).to_json())
-        if ruling.get("battle") and ruling["battle"]["result"] in ("won", "lost"):
-            break
-    tpage.wait_for_selector(".banner .reveal")
-    tpage.wait_for_timeout(900)  # the cards' flip
-    assert tpage.inner_text(".banner .verdict") == "Battle"
-    assert "beats" in tpage.inner_text(".banner .reveal")
-    shot(tpage, "table-battle")
-    red.wait_for_selector(".banner .reveal")
-    red.wait_for_timeout(900)
-    shot(red, "phone-red-battle")
-    for ctx in (tctx, rctx, bctx):
-        ctx.close()
-    assert not errors, f"JavaScript errors: {errors}"
+        if ruling.get("battle") and ruling["battle"]["result"] in results:
+            return ruling
+    return {}
 
 
 def test_fallback_entry_on_the_table_page_and_the_opening_result(site, browser):

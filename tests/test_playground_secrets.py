@@ -104,6 +104,13 @@ class Stream(threading.Thread):
         return self.text
 
 
+def _serve(server) -> None:
+    try:
+        server.run()
+    except (OSError, ValueError):  # the loop notices the closed socket as the test ends
+        pass
+
+
 @pytest.fixture
 def site():
     table = FakeTable(game="playground-battles", players=2, seed=5, pin=PIN, mode="manual")
@@ -111,7 +118,7 @@ def site():
         {"SECRET_KEY": "secrets", "SSE_KEEPALIVE": 0.3, "SSE_MAX_AGE": 20.0}, table=table
     )
     server = make_server(app, port=0, threads=16)
-    threading.Thread(target=server.run, daemon=True).start()
+    threading.Thread(target=_serve, args=(server,), daemon=True).start()
     yield table, f"http://127.0.0.1:{server.effective_port}"
     server.close()
 

@@ -1134,7 +1134,7 @@ async function playPage() {
     list.textContent = "";
     const mine = v.pieces.filter((p) => p.seat === me.seat);
     for (const p of mine) {
-      list.append(el("li", { "data-space": p.space, "data-identity": p.identity || "" }, el("span", { class: "sq", text: p.space }), kindBadge(p.identity, "not entered"),
+      list.append(el("li", { "data-space": p.space, "data-identity": p.identity || "" }, el("span", { class: "sq", text: p.space }), kindBadge(p.identity, "not set"),
         p.stalemate ? el("span", { class: "tag unclear", text: "stalemate" }) : null, p.revealed ? el("span", { class: "tag", text: "known to all" }) : null));
     }
     if (!mine.length) list.append(el("li", { class: "empty", text: "No pieces left." }));
