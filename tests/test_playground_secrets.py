@@ -22,6 +22,7 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 import pytest
+import segno
 
 from rules import Step
 from rules.games.playground_battles import KINDS, UNSET
@@ -282,6 +283,10 @@ def test_links_are_unguessable_per_seat_and_per_game(site):
         assert not any(t in text for t in first), f"{path} shows a player link"
     svg = public.get("/seat-qr/0.svg")[1]
     assert svg.startswith("<svg") and first[0] not in svg  # the link only as a QR code
+    qr = segno.make(f"{base}/play/{first[0]}", error="m")
+    assert svg.replace(' xmlns="http://www.w3.org/2000/svg"', "") == qr.svg_inline(
+        scale=5, dark="#10161c", light="#ffffff"
+    )
     assert public.get("/play/" + "A" * 32)[0] == 404
     assert public.get("/api/play/" + first[0][:-1] + "x/state")[0] in (403, 404)
     assert public.get(f"/api/play/{first[0]}/state")[0] == 403  # not claimed by this browser

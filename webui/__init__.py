@@ -37,6 +37,9 @@ def create_app(test_config: dict[str, Any] | None = None, table: Table | None = 
         SSE_MAX_CLIENTS=24,  # more live streams than this get 503 + retry (threads are finite)
         MJPEG_INTERVAL=0.2,  # seconds between frames of /stream.mjpg
         MJPEG_MAX_AGE=300.0,
+        # The address phones use for the players' links (QR codes), e.g. "http://boardref.local:8000";
+        # empty: the address the table page was opened at.
+        PUBLIC_URL=os.environ.get("BOARDREF_PUBLIC_URL", ""),
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

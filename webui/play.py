@@ -174,7 +174,8 @@ def seat_qr(seat: int):
     token = table.join_token(seat)
     if token is None:
         abort(404, description="this seat has joined already (or there is no such seat)")
-    url = request.host_url.rstrip("/") + f"/play/{token}"
+    root = current_app.config.get("PUBLIC_URL") or request.host_url
+    url = root.rstrip("/") + f"/play/{token}"
     body = segno.make(url, error="m").svg_inline(scale=5, dark="#10161c", light="#ffffff")
     body = body.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
     return _no_store(Response(body, mimetype="image/svg+xml"))
