@@ -163,6 +163,12 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
         shot(tpage, "table-stalemate")
         red.wait_for_selector('.banner .reveal[data-result="stalemate"]')
         shot(red, "phone-red-stalemate")
+    tpage.goto(base + "/history")
+    tpage.wait_for_selector("#board .token")
+    html = tpage.content()
+    assert not re.search(r'"[a-j][18]"\s*[,:]\s*"(rock|paper|scissors)"', html)
+    tpage.wait_for_timeout(900)
+    shot(tpage, "history")
     for ctx in (tctx, rctx, bctx):
         ctx.close()
     assert not errors, f"JavaScript errors: {errors}"

@@ -467,3 +467,50 @@ def test_games_without_secrets_keep_their_json():
     assert entry["move"] == table._moves[-1].to_json()
     assert table.record() == table.game.record(table._moves)
     assert not table.secret and table.join_token(0) is None
+
+
+BAD_BODIES = [
+    None,
+    [],
+    "x",
+    {"identities": None},
+    {"identities": "rock"},
+    {"identities": [["a1"]]},
+    {"identities": [[1, 2]]},
+    {"identities": {"a1": 5}},
+    {"identities": {"z9": "rock"}},
+    {"identities": [["a1", "rock"]] * 10},
+    {"hand": None},
+    {"hand": ["rock"]},
+    {"stay": 3},
+    {"winner": True},
+    {"winner": 7},
+    {"winner": "green"},
+    {"hands": ["rock"]},
+    {"hands": "rock"},
+]
+
+
+def test_bad_input_to_every_player_route_is_a_4xx(site):
+    table, base = site
+    phone = Phone(base)
+    link = tokens(table)[0]
+    assert phone.get(f"/play/{link}")[0] == 200
+    before = table.state
+    routes = [
+        f"/api/play/{link}/setup",
+        f"/api/play/{link}/hand",
+        f"/api/play/{link}/keep",
+        "/api/seats/0/setup",
+        "/api/seats/9/setup",
+        "/api/seats/0/reset",
+        "/api/opening",
+    ]
+    for route in routes:
+        for body in BAD_BODIES:
+            status, text = phone.post(route, body, pin=PIN)
+            assert 400 <= status < 500 or route.endswith("reset"), (route, body, status, text)
+            assert "error" in json.loads(text) or route.endswith("reset")
+    assert phone.get("/seat-qr/5.svg")[0] == 404
+    assert phone.get("/seat-qr/-1.svg")[0] == 404
+    assert table.state == before

@@ -838,7 +838,9 @@ function historyPage() {
     drawTurn(document.getElementById("turn"), st, board.palette);
     drawDie(document.getElementById("die"), e.dice || (e.move && e.move.value) || 0);
     drawBanner(document.getElementById("banner"), e.ruling);
-    view.draw(e.placement, rulingMarks(e.ruling));
+    // hidden identities: no colour letters (a red "R" would read as "rock")
+    const labels = boot.state.seats ? Object.fromEntries(Object.entries(e.placement || {}).map(([id, c]) => [id, c.includes("+") ? "=" : ""])) : {};
+    view.draw(e.placement, rulingMarks(e.ruling), labels);
     slider.max = entries.length;
     slider.value = at;
     document.getElementById("step-label").textContent = at === 0 ? "Start" : `Move ${at} of ${entries.length}`;
@@ -851,7 +853,7 @@ function historyPage() {
 
   function fillList() {
     list.textContent = "";
-    const start = el("li", { value: 0, "data-n": 0 }, el("span", { class: "tag legal", text: "Start" }), "Every marble in BASE");
+    const start = el("li", { value: 0, "data-n": 0 }, el("span", { class: "tag legal", text: "Start" }), boot.state.seats ? "Every piece on its back row" : "Every marble in BASE");
     list.append(start);
     for (const e of entries) { const li = historyItem(e); li.dataset.n = e.n; list.append(li); }
     for (const li of list.children) li.addEventListener("click", () => { at = Number(li.dataset.n); render(); });
