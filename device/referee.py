@@ -12,8 +12,10 @@ queues, and the GPIO panel's patterns run on their own threads.
 
 from __future__ import annotations
 
+import hmac
 import queue
 import random
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -21,6 +23,7 @@ from typing import Any
 
 import rules
 from rules import Declare, Inference, Move, Pass, Roll, Verdict
+from rules.games.playground_battles import KINDS, Assign, FirstPlayer, Keep, Opening
 from webui.table import TableError
 
 from .store import Store
@@ -63,6 +66,11 @@ class Referee:
         self.resumed = False
         self.mode = "camera" if frame_source is not None else "manual"
         self.profile_saver: Callable[[dict[str, Any]], str] | None = None
+        # Hidden information (Playground Battles): one secret link per seat, who claimed it,
+        # and the opening hands chosen on the phones so far.
+        self._seats: list[dict[str, Any]] = []
+        self._hands: dict[int, str] = {}
+        self._links = 0  # counts new links, so the table page knows to reload the QR codes
         if store is not None:
             self._resume_or_start()
 
@@ -83,7 +91,10 @@ class Referee:
         game, state = self._game, self._state
         outcome = game.outcome(state)
         legal = [] if outcome else game.legal_moves(state)
-        return {
+        secret = has_secrets(game)
+        if secret and state.phase == "setup":
+            legal = []  # sample set-ups for random playouts, nobody's entry: never shown
+        data = {
             "game": game.name,
             "title": game.title,
             "players": game.players,
@@ -97,20 +108,34 @@ class Referee:
             "placement": game.placement(state),
             "ruling": self._ruling,
             "moves": len(self._moves),
-            "legal": [m.to_json() | {"text": str(m)} for m in legal],
+            "legal": [game.public_move(m, None) | {"text": str(m)} for m in legal],
             "outcome": outcome.to_json() if outcome else None,
             "waiting_fix": self._waiting_fix,
             "mode": self.mode,
-            "state": game.state_to_json(state),
+            "state": game.view(state, None) if secret else game.state_to_json(state),
         }
+        if secret:
+            data["seats"] = self._seats_public()
+        return data
 
     def history(self) -> list[dict[str, Any]]:
         with self._lock:
             return list(self._history)
 
     def record(self) -> dict[str, Any]:
+        """The game record. With hidden identities and the game still going, the public
+        record: set-ups blanked (it does not replay until the game is over)."""
         with self._lock:
-            return self._game.record(self._moves)
+            game = self._game
+            record = game.record(self._moves)
+            if has_secrets(game) and game.outcome(self._state) is None:
+                record["moves"] = [game.public_move(m, None) for m in self._moves]
+                record["redacted"] = True
+                record["note"] = (
+                    "the players' secret set-ups are blanked while the game is in progress; "
+                    "the full record is here once the game is over"
+                )
+            return record
 
     def status(self) -> dict[str, Any]:
         extra = self._status_source() if self._status_source else {}
@@ -137,6 +162,193 @@ class Referee:
 
     def frame_jpeg(self) -> bytes | None:
         return self._frame_source() if self._frame_source else None
+
+    # --- hidden information: the players' secret links -----------------------------------------
+    @property
+    def secret(self) -> bool:
+        """Whether the game in progress has hidden identities (players join on their phones)."""
+        return has_secrets(self._game)
+
+    def _new_seats(self) -> None:
+        self._hands = {}
+        self._links += 1
+        self._seats = (
+            [{"token": secrets.token_urlsafe(24), "claim": None} for _ in self._game.colours]
+            if has_secrets(self._game)
+            else []
+        )
+
+    def _seats_public(self) -> list[dict[str, Any]]:
+        view = self._game.view(self._state, None)
+        assigned = view.get("assigned") or [False] * len(self._seats)
+        return [
+            {
+                "seat": n,
+                "colour": self._game.colours[n],
+                "claimed": seat["claim"] is not None,
+                "assigned": bool(assigned[n]),
+                "hand_in": n in self._hands,
+                "link": self._links,
+            }
+            for n, seat in enumerate(self._seats)
+        ]
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat whose secret link carries `token`, or None (compared in constant time)."""
+        if not isinstance(token, str) or not token:
+            return None
+        with self._lock:
+            found = None
+            for n, seat in enumerate(self._seats):
+                if hmac.compare_digest(seat["token"].encode(), token.encode()):
+                    found = n
+            return found
+
+    def claim_seat(self, token: Any, claimant: str) -> int:
+        """The first browser to open a seat's link claims it; afterwards only that one may."""
+        with self._lock:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise SeatError(404, "this player link is not valid for the game in progress")
+            held = self._seats[seat]["claim"]
+            if held is None:
+                self._seats[seat]["claim"] = claimant
+                self._publish("state", self._snapshot())
+            elif not hmac.compare_digest(held.encode(), claimant.encode()):
+                raise SeatError(
+                    403,
+                    f"{self._game.colours[seat]}'s link is already open on another phone; "
+                    "whoever has the table PIN can reset the seat on the table page",
+                )
+            return seat
+
+    def seat_claimed_by(self, token: Any, claimant: Any) -> int:
+        """The seat of `token` if `claimant` holds it; SeatError (404/403) otherwise."""
+        with self._lock:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise SeatError(404, "this player link is not valid for the game in progress")
+            held = self._seats[seat]["claim"]
+            if held is None or not isinstance(claimant, str) or not claimant:
+                raise SeatError(403, "open the player link on your phone first")
+            if not hmac.compare_digest(held.encode(), claimant.encode()):
+                raise SeatError(403, "this seat's link is open on another phone")
+            return seat
+
+    def join_token(self, seat: int) -> str | None:
+        """The secret link token of an unclaimed seat (for its QR code), else None."""
+        with self._lock:
+            if not 0 <= seat < len(self._seats) or self._seats[seat]["claim"] is not None:
+                return None
+            return self._seats[seat]["token"]
+
+    def reset_seat(self, seat: int) -> dict[str, Any]:
+        """Free a seat: a new link (the old one stops working), shown again as a QR code."""
+        with self._lock:
+            if not 0 <= seat < len(self._seats):
+                raise TableError(f"there is no seat {seat} with a player link in this game")
+            self._seats[seat] = {"token": secrets.token_urlsafe(24), "claim": None}
+            self._links += 1
+            self._publish("state", self._snapshot())
+            return self._snapshot()
+
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        """What seat `seat` may know: its own pieces' identities, the public rest."""
+        with self._lock:
+            game, state = self._game, self._state
+            view = game.view(state, seat)
+            legal = game.legal_moves(state) if game.outcome(state) is None else []
+            return {
+                "seat": seat,
+                "colour": game.colours[seat],
+                "colours": list(game.colours),
+                "game": game.name,
+                "title": game.title,
+                "view": view,
+                "back_row": self._back_row(seat),
+                "my_hand": self._hands.get(seat),
+                "hands_in": [n in self._hands for n in range(len(game.colours))],
+                "keep": [
+                    game.public_move(m, seat)
+                    for m in legal
+                    if isinstance(m, Keep) and m.player == seat
+                ],
+                "ruling": self._ruling,
+                "moves": len(self._moves),
+            }
+
+    def _back_row(self, seat: int) -> list[str]:
+        if self._state.phase != "setup":
+            return []
+        return [
+            p["space"] for p in self._game.view(self._state, seat)["pieces"] if p["seat"] == seat
+        ]
+
+    def seat_assign(self, seat: int, identities: Any, source: str = "phone") -> dict[str, Any]:
+        """A seat's secret set-up: {square: kind} or [[square, kind], ...]. A refusal names
+        the rule to the one who sent it, and is not shown on the table page."""
+        if isinstance(identities, Mapping):
+            pairs = list(identities.items())
+        elif isinstance(identities, list):
+            pairs = identities
+        else:
+            raise TableError('identities must be {"square": "rock" | "paper" | "scissors"}')
+        clean = []
+        for pair in pairs:
+            if (
+                not isinstance(pair, list | tuple)
+                or len(pair) != 2
+                or not all(isinstance(v, str) and len(v) <= 20 for v in pair)
+            ):
+                raise TableError("identities must pair a square with rock, paper or scissors")
+            clean.append((pair[0], pair[1]))
+        with self._lock:
+            game = self._game
+            if not self.secret or not 0 <= seat < len(game.colours):
+                raise TableError("this game has no secret set-up")
+            move = Assign(seat, game.colours[seat], tuple(sorted(clean)))
+            if move not in game.legal_moves(self._state):
+                verdict = game.explain(self._state, move)
+                cited = ", ".join(c.id for c in verdict.clauses)
+                raise TableError(f"{verdict.reason} [{cited}]")
+            self._apply(move, source)
+            self._auto_forced(source)
+            return self.seat_state(seat)
+
+    def seat_hand(self, seat: int, hand: Any) -> dict[str, Any]:
+        """A seat's secret hand in the opening rock-paper-scissors; resolved when both are in."""
+        if hand not in KINDS:
+            raise TableError("a hand is rock, paper or scissors")
+        with self._lock:
+            game = self._game
+            if not self.secret or self._state.phase != "opening":
+                raise TableError("the opening rock-paper-scissors is not being played now")
+            self._hands[seat] = hand
+            if len(self._hands) < len(game.colours):
+                self._publish("state", self._snapshot())
+                return self.seat_state(seat)
+            hands = tuple(self._hands[n] for n in range(len(game.colours)))
+            self._hands = {}
+            a, b = (KINDS.index(h) for h in hands)
+            winner = 0 if a == b else (0 if (a - b) % 3 == 1 else 1)
+            move = Opening(winner, game.colours[winner], hands)
+            self._apply(move, "phone")
+            self._auto_forced("phone")
+            return self.seat_state(seat)
+
+    def seat_keep(self, seat: int, stay: Any) -> dict[str, Any]:
+        """After breaking a stalemate: which of the seat's two pieces stays."""
+        with self._lock:
+            moves = [
+                m
+                for m in self._game.legal_moves(self._state)
+                if isinstance(m, Keep) and m.player == seat and m.stay == stay
+            ]
+            if not moves:
+                raise TableError("there is no choice of piece for you to make now")
+            self._apply(moves[0], "phone")
+            self._auto_forced("phone")
+            return self.seat_state(seat)
 
     # --- subscribers -------------------------------------------------------------------------
     def subscribe(self) -> queue.Queue:
@@ -206,14 +418,16 @@ class Referee:
                 raise TableError("nothing to undo: no move has been made in this game")
             undone = self._moves.pop()
             self._history.pop()
+            self._hands = {}
             self._state = self._game.replay(self._moves)
             if self._store is not None:
                 self._store.append(self._game_id, "undo", undone.to_json())
+            undone_text = str(undone)
             self._waiting_fix = False
             self._set_ruling(
                 {
                     "kind": "undo",
-                    "text": f"undone: {undone}",
+                    "text": f"undone: {undone_text}",
                     "clauses": [],
                     "effects": [],
                     "spaces": [],
@@ -317,11 +531,13 @@ class Referee:
     def _apply(
         self, move: Move, source: str, kind: str | None = None, text: str | None = None
     ) -> None:
-        verdict = self._game.explain(self._state, move)
-        self._state = self._game.apply(self._state, move)
+        game, before = self._game, self._state
+        verdict = game.announce(before, move)
+        self._state = game.apply(before, move)
         self._moves.append(move)
-        if self._store is not None:
+        if self._store is not None:  # the store keeps every identity; it stays on the Pi
             self._store.append(self._game_id, "move", move.to_json(), source)
+        public = game.public_move(move, None)
         effects = [e.to_json() for e in verdict.effects]
         kinds = {e["kind"] for e in effects}
         ruling_kind = kind or (
@@ -330,7 +546,7 @@ class Referee:
         ruling = {
             "kind": ruling_kind,
             "text": text or _sentence(verdict, move),
-            "move": move.to_json(),
+            "move": public,
             "move_text": str(move),
             "clauses": [c.to_json() for c in verdict.clauses],
             "effects": effects,
@@ -338,10 +554,17 @@ class Referee:
             "fix": self._fix_for_captures(verdict),
             "source": source,
         }
+        battle = _battle(game, before, self._state, kinds)
+        if battle is not None:  # the result replaces "the referee decides"
+            ruling["battle"] = battle
+            ruling["effects"] = [e for e in effects if e["kind"] != "battle"]
+            ruling["text"] = text or verdict.reason
+        if isinstance(move, Opening | FirstPlayer):
+            self._hands = {}
         self._history.append(
             {
                 "n": len(self._moves),
-                "move": move.to_json(),
+                "move": public,
                 "text": str(move),
                 "ruling": ruling,
                 "placement": self._game.placement(self._state),
@@ -351,7 +574,7 @@ class Referee:
             }
         )
         self._set_ruling(ruling)
-        self._signal(ruling_kind, kinds)
+        self._signal(ruling_kind, kinds, battle)
 
     def _auto_forced(self, source: str) -> None:
         """Apply passes (and single forced declarations) at once: nothing to wait for."""
@@ -364,12 +587,16 @@ class Referee:
                 continue
             return
 
-    def _signal(self, kind: str, effect_kinds: set[str]) -> None:
+    def _signal(
+        self, kind: str, effect_kinds: set[str], battle: dict[str, Any] | None = None
+    ) -> None:
         panel = self.panel
         if panel is None:
             return
         if kind == "win":
             panel.show_win()
+        elif battle is not None and battle.get("result") in ("won", "lost", "rescued"):
+            panel.show_extra_turn()  # a battle decided and revealed: the fanfare pattern
         elif "extra_turn" in effect_kinds:
             panel.show_extra_turn()
         elif kind in ("legal", "pass"):
@@ -460,6 +687,7 @@ class Referee:
         self._moves = []
         self._history = []
         self._waiting_fix = False
+        self._new_seats()
         if self._store is not None:
             self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
         self._set_ruling(
@@ -486,14 +714,15 @@ class Referee:
         self._game = game
         self._game_id = stored.id
         state = game.initial_state()
+        self._new_seats()
         for move in moves:
-            verdict = game.explain(state, move)
+            verdict = game.announce(state, move)
             state = game.apply(state, move)
             self._moves.append(move)
             self._history.append(
                 {
                     "n": len(self._moves),
-                    "move": move.to_json(),
+                    "move": game.public_move(move, None),
                     "text": str(move),
                     "ruling": {
                         "kind": "legal",
@@ -522,6 +751,37 @@ class Referee:
 
     def resume_text(self) -> str:
         return self._ruling["text"] if self.resumed and self._ruling else ""
+
+
+class SeatError(TableError):
+    """A player link that is unknown (404) or held by another phone (403)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def has_secrets(game: rules.Game) -> bool:
+    """Whether the game hides information from some seats (it overrides `Game.view`)."""
+    return type(game).view is not rules.Game.view
+
+
+def _battle(
+    game: rules.Game, before: Any, after: Any, effect_kinds: set[str]
+) -> dict[str, Any] | None:
+    """The battle a move just decided, as the public table may know it, or None."""
+    if not has_secrets(game) or not effect_kinds & {"capture", "stalemate"}:
+        return None
+    if getattr(before, "phase", "") != "move":
+        return None
+    battle = game.view(after, None).get("battle")
+    if not battle:
+        return None
+    colours = game.colours
+    battle = dict(battle)
+    battle["attacker_colour"] = colours[battle["attacker"]]
+    battle["defender_colour"] = colours[1 - battle["attacker"]]
+    return battle
 
 
 def _sentence(verdict: Verdict, move: Move) -> str:

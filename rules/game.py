@@ -78,6 +78,27 @@ class Game:
         """Sets of spaces whose tokens are interchangeable (a BASE row): compared by count."""
         return ()
 
+    # --- hidden information (games without any keep these defaults) ------------------------
+    def announce(self, state: Any, move: Move) -> Verdict:
+        """The ruling for `move` as it is being played. `explain` must be safe to show before
+        a move is chosen (teach mode); a game with hidden information adds here what playing
+        the move reveals (a battle's result). Default: `explain`."""
+        return self.explain(state, move)
+
+    def view(self, state: Any, viewer: int | None = None) -> dict[str, Any]:
+        """What seat `viewer` (None: the public table) may know of `state`, as JSON data."""
+        return {
+            "viewer": viewer,
+            "phase": state.phase,
+            "to_move": state.to_move,
+            "dice": getattr(state, "dice", 0),
+            "placement": self.placement(state),
+        }
+
+    def public_move(self, move: Move, viewer: int | None = None) -> dict[str, Any]:
+        """A move's JSON as seat `viewer` (None: the public table) may see it."""
+        return move.to_json()
+
     # --- shared ---------------------------------------------------------------------------
     @property
     def clauses(self) -> tuple[Clause, ...]:

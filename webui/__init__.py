@@ -37,6 +37,9 @@ def create_app(test_config: dict[str, Any] | None = None, table: Table | None = 
         SSE_MAX_CLIENTS=24,  # more live streams than this get 503 + retry (threads are finite)
         MJPEG_INTERVAL=0.2,  # seconds between frames of /stream.mjpg
         MJPEG_MAX_AGE=300.0,
+        # The address phones use for the players' links (QR codes), e.g. "http://boardref.local:8000";
+        # empty: the address the table page was opened at.
+        PUBLIC_URL=os.environ.get("BOARDREF_PUBLIC_URL", ""),
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -44,9 +47,10 @@ def create_app(test_config: dict[str, Any] | None = None, table: Table | None = 
     app.extensions["boardref.table"] = table
     app.extensions["boardref.pin_guard"] = PinGuard()
 
-    from . import api, events, pages
+    from . import api, events, pages, play
 
     app.register_blueprint(pages.bp)
+    app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
 
@@ -84,7 +88,8 @@ def create_app(test_config: dict[str, Any] | None = None, table: Table | None = 
 
     @app.errorhandler(TableError)
     def table_error(exc: TableError):
-        return error_response(409, str(exc) or "the table refused the request")
+        status = getattr(exc, "status", 409)  # a player link: 404 unknown, 403 not yours
+        return error_response(status, str(exc) or "the table refused the request")
 
     @app.errorhandler(rules.RulesError)
     def rules_error(exc: rules.RulesError):

@@ -56,8 +56,12 @@ def enrich(table: Table, snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 def current_state(table: Table, game: rules.Game, snapshot: dict[str, Any]) -> Any:
-    """The rules state behind a snapshot: its "state" key if the referee sends one, else a
-    replay of the game record (exact, since chance is an explicit move)."""
+    """The rules state behind a snapshot: the referee's own state, or the snapshot's "state"
+    key if the referee sends one, else a replay of the game record (exact, since chance is an
+    explicit move). The state never leaves the server (it may hold secret identities)."""
+    own = getattr(table, "state", None)
+    if own is not None and not isinstance(own, dict) and hasattr(own, "phase"):
+        return own
     if isinstance(snapshot.get("state"), dict):
         return game.state_from_json(snapshot["state"])
     record = table.record()
@@ -381,6 +385,12 @@ def move():
     except rules.RecordError as exc:
         abort(400, description=f"bad move: {exc}")
     check_field_types(parsed)
+    if getattr(table, "secret", False) and parsed.kind == "pb-assign":
+        abort(
+            400,
+            description="a secret set-up is entered on the player's phone, or in the table "
+            "page's private entry, never as a move",
+        )
     if isinstance(parsed, rules.Roll):
         abort(400, description="the die is rolled with POST /api/roll, not chosen as a move")
     for name in ("frm", "to"):

@@ -76,3 +76,32 @@ class Table(Protocol):
     def frame_jpeg(self) -> bytes | None:
         """The newest annotated camera frame as JPEG bytes (None when no camera)."""
         ...
+
+
+class SecretSeats(Protocol):
+    """Optional, for games with hidden identities (webui/play.py): one secret link per seat.
+
+    Every method raises TableError; one with a `status` attribute (404 unknown link, 403 held
+    by another browser) is answered with that status. Only `seat_state` shows identities, and
+    only the seat's own (`game.view(state, seat)`); everything else is public.
+    """
+
+    secret: bool  # the game in progress hides information: players join on their phones
+
+    def seat_of(self, token: str) -> int | None: ...  # the seat of a link token, or None
+
+    def claim_seat(self, token: str, claimant: str) -> int: ...  # first opener holds it
+
+    def seat_claimed_by(self, token: str, claimant: str | None) -> int: ...
+
+    def join_token(self, seat: int) -> str | None: ...  # an unclaimed seat's token (QR code)
+
+    def reset_seat(self, seat: int) -> dict[str, Any]: ...  # a new link; the old one is dead
+
+    def seat_state(self, seat: int) -> dict[str, Any]: ...  # what that seat may know
+
+    def seat_assign(self, seat: int, identities: Any, source: str = "phone") -> dict: ...
+
+    def seat_hand(self, seat: int, hand: str) -> dict[str, Any]: ...  # opening hand
+
+    def seat_keep(self, seat: int, stay: str) -> dict[str, Any]: ...  # after a rescue

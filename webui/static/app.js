@@ -183,7 +183,7 @@ class BoardView {
     this.placement = {};
   }
 
-  draw(placement, marks = {}) {
+  draw(placement, marks = {}, labels = {}) {
     this.placement = placement || {};
     const { palette, token_radius: r, hole_radius: hr } = this.board;
     this.gTokens.textContent = "";
@@ -193,6 +193,16 @@ class BoardView {
       const s = this.byId[id];
       if (!s) continue;
       if (colour === "?") continue;
+      if (colour.includes("+")) {  // two stands in one square: a battle waiting, or a stalemate
+        const [a, b] = colour.split("+");
+        const g = svg("g", { class: "token contest", "data-space": id, "data-colour": colour }, this.gTokens);
+        svg("title", {}, g).textContent = `${a} and ${b} stands on ${id}`;
+        svg("path", { d: `M${s.x},${s.y - r} A${r},${r} 0 0 0 ${s.x},${s.y + r} Z`, fill: rgbOf(palette, a), stroke: "#1a1a1a", "stroke-width": r * 0.1 }, g);
+        svg("path", { d: `M${s.x},${s.y - r} A${r},${r} 0 0 1 ${s.x},${s.y + r} Z`, fill: rgbOf(palette, b), stroke: "#1a1a1a", "stroke-width": r * 0.1 }, g);
+        const t = svg("text", { class: "token-letter", x: s.x, y: s.y + r * 0.4, "text-anchor": "middle", "font-size": r * 1.0, fill: "#fff" }, g);
+        t.textContent = id in labels ? labels[id] : "=";
+        continue;
+      }
       const fill = rgbOf(palette, colour);
       const g = svg("g", { class: "token", "data-space": id, "data-colour": colour }, this.gTokens);
       svg("title", {}, g).textContent = `${colour} token on ${id}`;
@@ -200,7 +210,7 @@ class BoardView {
       svg("circle", { cx: s.x, cy: s.y, r, fill, stroke: "#1a1a1a", "stroke-width": r * 0.12 }, g);
       const t = svg("text", { class: "token-letter", x: s.x, y: s.y + r * 0.4, "text-anchor": "middle",
         "font-size": r * 1.15, fill: inkFor(fill) }, g);
-      t.textContent = letterOf(palette, colour);
+      t.textContent = id in labels ? labels[id] : letterOf(palette, colour);
     }
     const ring = (id, cls, scale, width, extra = {}) => {
       const s = this.byId[id];
@@ -234,6 +244,95 @@ function starPath(cx, cy, outer, inner) {
   return d + "Z";
 }
 
+// --- hidden identities (Playground Battles): icons, the battle reveal, the set-up grid ----------
+
+const KINDS = ["rock", "paper", "scissors"];
+const KIND_LETTER = { rock: "R", paper: "P", scissors: "S" };
+
+function kindIcon(kind, size = 28) {
+  const s = svg("svg", { class: `kind-icon kind-${kind || "hidden"}`, viewBox: "0 0 32 32", width: size, height: size, "aria-hidden": "true" });
+  if (kind === "rock") {
+    svg("path", { d: "M6 20 L9 11 L16 7 L24 10 L27 18 L23 25 L12 26 Z", fill: "#8d8f96", stroke: "#2b2d33", "stroke-width": 2, "stroke-linejoin": "round" }, s);
+    svg("path", { d: "M12 13 L17 11 M19 18 L23 16", stroke: "#5d6068", "stroke-width": 1.6, fill: "none" }, s);
+  } else if (kind === "paper") {
+    svg("path", { d: "M8 4 H20 L25 9 V28 H8 Z", fill: "#fdfaf2", stroke: "#2b2d33", "stroke-width": 2, "stroke-linejoin": "round" }, s);
+    svg("path", { d: "M11 13 H22 M11 17 H22 M11 21 H19", stroke: "#8aa0b8", "stroke-width": 1.6 }, s);
+  } else if (kind === "scissors") {
+    svg("circle", { cx: 9, cy: 24, r: 4.2, fill: "none", stroke: "#d0343a", "stroke-width": 2.6 }, s);
+    svg("circle", { cx: 23, cy: 24, r: 4.2, fill: "none", stroke: "#d0343a", "stroke-width": 2.6 }, s);
+    svg("path", { d: "M11.5 20.5 L24 4 M20.5 20.5 L8 4", stroke: "#4b5563", "stroke-width": 2.6, "stroke-linecap": "round" }, s);
+  } else {
+    svg("rect", { x: 6, y: 4, width: 20, height: 24, rx: 3, fill: "#34475a", stroke: "#aebccb", "stroke-width": 2 }, s);
+    const t = svg("text", { x: 16, y: 21, "text-anchor": "middle", "font-size": 14, "font-weight": 900, fill: "#aebccb" }, s);
+    t.textContent = "?";
+  }
+  return s;
+}
+
+function kindBadge(kind, unset = "hidden") {
+  return el("span", { class: "kind-badge" }, kindIcon(kind, 22), el("b", { text: kind ? KIND_LETTER[kind] : "?" }), kind ? ` ${kind}` : ` ${unset}`);
+}
+
+function battleReveal(battle, ruling) {
+  const box = el("div", { class: `reveal result-${battle.result}`, "data-result": battle.result });
+  const card = (colour, kind, won) => el("div", { class: `reveal-card ${won ? "winner" : ""} ${kind ? "shown" : "hidden-card"}`, "data-colour": colour },
+    el("span", { class: "reveal-colour", text: cap(colour) }), kindIcon(kind, 54), el("span", { class: "reveal-kind", text: kind ? cap(kind) : "hidden" }));
+  const r = battle.result;
+  const attackerWon = r === "won" || r === "rescued";
+  const defenderWon = r === "lost";
+  let headline;
+  if (r === "stalemate") headline = `Stalemate on ${battle.space}: both stay hidden`;
+  else if (r === "failed") headline = `The stalemate on ${battle.space} holds: ${battle.attacker_colour}'s piece is lost, nothing revealed`;
+  else headline = cap(ruling.text || "");
+  const cards = el("div", { class: "reveal-cards" });
+  cards.append(card(battle.attacker_colour, battle.attacker_identity, attackerWon), el("span", { class: "reveal-vs", text: r === "stalemate" ? "=" : "vs" }),
+    card(battle.defender_colour, battle.defender_identity, defenderWon));
+  box.append(cards, el("div", { class: "what", text: headline }));
+  const clause = (ruling.effects || []).find((e) => ["capture", "stalemate"].includes(e.kind));
+  if (clause) box.append(el("div", { class: "clause" }, el("span", { class: "cid", text: clause.clause }), " by the rulebook"));
+  return box;
+}
+
+// A grid of a seat's ten back-row squares; each tap cycles rock -> paper -> scissors.
+function setupGrid(container, squares, colour, palette, onSubmit, { submitText = "Done: send to the referee" } = {}) {
+  container.textContent = "";
+  const chosen = {};
+  const grid = el("div", { class: "setup-grid", role: "group", "aria-label": `${colour}'s ten pieces` });
+  const error = el("p", { class: "form-error", role: "alert" });
+  const submit = el("button", { class: "btn primary", type: "button", text: submitText, disabled: true });
+  const counts = el("p", { class: "hint setup-counts" });
+  const update = () => {
+    const n = Object.keys(chosen).length;
+    const c = KINDS.map((k) => `${Object.values(chosen).filter((v) => v === k).length} ${k}`).join(" · ");
+    counts.textContent = `${n} of ${squares.length} chosen · ${c}`;
+    submit.disabled = n !== squares.length;
+  };
+  for (const sq of squares) {
+    const b = el("button", { type: "button", class: "setup-piece", "data-square": sq, "aria-label": `${sq}: not chosen` });
+    const draw = () => {
+      const k = chosen[sq];
+      b.textContent = "";
+      b.append(el("span", { class: "sq", text: sq }), kindIcon(k, 34), el("span", { class: "kl", text: k ? KIND_LETTER[k] : "tap" }));
+      b.dataset.kind = k || "";
+      b.setAttribute("aria-label", `${sq}: ${k || "not chosen"}`);
+    };
+    b.addEventListener("click", () => {
+      const k = chosen[sq];
+      chosen[sq] = KINDS[(KINDS.indexOf(k) + 1) % 3];
+      draw(); update(); error.textContent = "";
+    });
+    draw();
+    grid.append(b);
+  }
+  submit.addEventListener("click", async () => {
+    submit.disabled = true;
+    try { await onSubmit({ ...chosen }); }
+    catch (e) { error.textContent = e.message; submit.disabled = false; }
+  });
+  container.append(grid, counts, error, submit);
+  update();
+}
+
 // --- turn, banner, panel -----------------------------------------------------------------------
 
 function tokenChip(palette, colour) {
@@ -247,6 +346,7 @@ function tokenChip(palette, colour) {
 
 const PHASE_TEXT = {
   opening: "rolls to see who starts", roll: "to roll the die", move: "to move a marble",
+  setup: "players enter their pieces", keep: "chooses which piece stays", place: "puts a piece back",
   declare: "names the teammate who moves", over: "game over",
 };
 
@@ -257,11 +357,19 @@ function drawTurn(container, state, palette) {
     container.append(el("span", { text: `★ ${cap(state.outcome.text || "game over")}` }));
     return;
   }
+  if (state.seats && (state.phase === "setup" || state.phase === "opening")) {
+    const label = el("span", {}, state.phase === "setup" ? "Setting up" : "Who starts?");
+    label.append(el("span", { class: "phase", text: state.phase === "setup"
+      ? "each player enters their ten pieces in secret" : "rock-paper-scissors decides who plays first" }));
+    container.append(label);
+    return;
+  }
   const colour = colours[state.to_move];
   const actor = colours[state.actor ?? state.to_move];
   container.append(tokenChip(palette, colour));
   const label = el("span", {}, `${cap(colour)}`);
   let phase = PHASE_TEXT[state.phase] || state.phase;
+  if (state.seats && state.phase === "move") phase = "to move a piece";
   if (actor && actor !== colour && state.phase === "move") phase = `rolled for ${actor}: ${actor} moves`;
   label.append(el("span", { class: "phase", text: phase }));
   container.append(label);
@@ -280,13 +388,15 @@ function drawBanner(container, ruling, { fresh = false } = {}) {
     return;
   }
   const kind = ruling.kind || "legal";
-  const [icon, word] = VERDICT[kind] || ["●", cap(kind)];
+  let [icon, word] = VERDICT[kind] || ["●", cap(kind)];
+  if (ruling.battle) [icon, word] = ruling.battle.result === "stalemate" ? ["=", "Stalemate"] : ruling.battle.result === "failed" ? ["✕", "Rescue failed"] : ["⚔", "Battle"];
   const cssKind = kind === "roll" || kind === "pass" ? "legal" : kind;
   container.classList.add(cssKind);
   container.dataset.kind = kind;
   container.append(el("span", { class: "icon", "aria-hidden": "true", text: icon }));
   container.append(el("div", { class: "verdict", text: word }));
-  if (ruling.text) container.append(el("div", { class: "what", text: cap(ruling.text) }));
+  if (ruling.battle) container.append(battleReveal(ruling.battle, ruling));
+  else if (ruling.text) container.append(el("div", { class: "what", text: cap(ruling.text) }));
   if (kind === "unclear" && (ruling.spaces || []).length) {
     container.append(el("div", { class: "clause", text: `Cannot read: ${ruling.spaces.join(", ")}. Move your hand away and check those spaces.` }));
   }
@@ -297,15 +407,25 @@ function drawBanner(container, ruling, { fresh = false } = {}) {
       container.append(line);
     }
     if (ruling.fix) container.append(el("div", { class: "fix", text: `➜ ${cap(ruling.fix)}` }));
-  } else if ((ruling.effects || []).length) {
+  } else if ((ruling.effects || []).filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind)).length) {
     const ul = el("ul");
-    for (const e of ruling.effects) ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
+    for (const e of ruling.effects.filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind))) ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
     container.append(ul);
-  } else if ((ruling.clauses || []).length && kind === "legal") {
+  } else if ((ruling.clauses || []).length && kind === "legal" && !ruling.battle) {
     const c = ruling.clauses[0];
     container.append(el("div", { class: "clause" }, el("span", { class: "cid", text: c.id }), ` ${c.title}`));
   }
   if (fresh) { container.classList.remove("fresh"); void container.offsetWidth; container.classList.add("fresh"); }
+}
+
+// With hidden identities the public board shows a revealed piece's kind and nothing else (a
+// red "R" would read as "rock").
+function publicLabels(state) {
+  const pieces = state.seats && state.state && state.state.pieces;
+  if (!pieces) return {};
+  const labels = {};
+  for (const p of pieces) labels[p.space] = p.stalemate ? "=" : p.identity ? KIND_LETTER[p.identity] : "";
+  return labels;
 }
 
 function rulingMarks(ruling) {
@@ -402,10 +522,12 @@ function tablePage() {
     drawDie(document.getElementById("die"), state.dice);
     drawBanner(document.getElementById("banner"), state.ruling, { fresh });
     const marks = selected ? { selected, targets } : rulingMarks(state.ruling);
-    view.draw(state.placement, marks);
-    const canRoll = state.phase === "roll" || state.phase === "opening";
+    view.draw(state.placement, marks, publicLabels(state));
+    const canRoll = (state.legal || []).some((m) => m.kind === "roll");
+    renderSeats();
     rollBtn.disabled = !canRoll;
-    rollBtn.textContent = canRoll ? "Roll the die" : "Rolled: move a marble";
+    rollBtn.textContent = canRoll ? "Roll the die" : state.phase === "move" ? `Rolled: move a ${state.seats ? "piece" : "marble"}`
+      : state.outcome ? "Game over" : "No roll now";
     rollTop.hidden = !canRoll;
     rollTop.disabled = !canRoll;
     document.getElementById("roll-hint").textContent = canRoll
@@ -413,6 +535,105 @@ function tablePage() {
       : state.phase !== "move" ? ""
       : state.mode === "manual" ? "Camera off: choose Move by hand, tap the marble, then where it goes."
       : "Move a marble on the board; the camera watches.";
+  }
+
+  // Players' phones (games with hidden identities): QR codes, fallback entry, opening, keep.
+  const seatsCard = document.getElementById("seats");
+  let seatsKey = "";
+  function renderSeats() {
+    const seats = state.seats;
+    if (!seatsCard) return;
+    seatsCard.hidden = !seats;
+    if (!seats) { seatsKey = ""; return; }
+    const legal = state.legal || [];
+    const key = JSON.stringify([seats, state.phase, state.moves, legal.filter((m) => m.kind === "pb-keep")]);
+    if (key === seatsKey) return;
+    seatsKey = key;
+    seatsCard.textContent = "";
+    seatsCard.append(el("h2", { text: "Players" }));
+    const list = el("div", { class: "seat-list" });
+    for (const seat of seats) {
+      const row = el("div", { class: "seat", "data-seat": seat.seat, "data-claimed": seat.claimed ? "1" : "0" });
+      const head = el("div", { class: "seat-head" }, tokenChip(board.palette, seat.colour));
+      const status = seat.assigned ? "pieces entered ✓" : seat.claimed ? "joined · entering pieces…" : "not joined yet";
+      head.append(el("div", {}, el("b", { text: seat.claimed ? `${cap(seat.colour)}'s phone` : `${cap(seat.colour)}: scan to join` }),
+        el("span", { class: "hint seat-status", text: state.phase === "opening" ? (seat.hand_in ? "hand chosen ✓" : "choosing a hand…") : status })));
+      row.append(head);
+      if (!seat.claimed) {
+        row.append(el("img", { class: "qr", src: `/seat-qr/${seat.seat}.svg?v=${seat.link}`, width: 150, height: 150,
+          alt: `QR code: ${seat.colour}'s private link` }));
+      }
+      const actions = el("div", { class: "seat-actions" });
+      if (state.phase === "setup" && !seat.assigned) {
+        actions.append(el("button", { class: "btn ghost small", type: "button", "data-enter": seat.seat, text: `Enter ${seat.colour}'s pieces here`,
+          onclick: async () => {
+            try { await api("POST", "/api/pin", undefined, { pin: true }); } catch (e) { toast(e.message); return; }
+            privateEntry(seat);
+          } }));
+      }
+      if (seat.claimed) {
+        actions.append(el("button", { class: "btn ghost small", type: "button", text: "New link", title: `Reset ${seat.colour}'s phone link (table PIN)`,
+          onclick: async () => {
+            if (!window.confirm(`Make a new link for ${seat.colour}? The phone that has it now is logged out.`)) return;
+            try { await api("POST", `/api/seats/${seat.seat}/reset`, {}, { pin: true }); } catch (e) { toast(e.message); }
+          } }));
+      }
+      if (actions.childNodes.length) row.append(actions);
+      list.append(row);
+    }
+    seatsCard.append(list);
+    if (state.phase === "opening") {
+      const box = el("div", { class: "opening-box" });
+      box.append(el("p", { class: "hint", text: "Each player picks rock, paper or scissors on their phone (ties throw again). Played with hands instead? Enter who won:" }));
+      const row = el("div", { class: "row" });
+      state.colours.forEach((c, n) => row.append(el("button", { class: "btn small", type: "button", "data-winner": n, text: `${cap(c)} won`,
+        onclick: async () => {
+          try { await api("POST", "/api/opening", { winner: n }, { pin: true }); } catch (e) { toast(e.message); }
+        } })));
+      box.append(row);
+      seatsCard.append(box);
+    }
+    const keeps = legal.filter((m) => m.kind === "pb-keep");
+    if (keeps.length) {
+      const box = el("div", { class: "opening-box" });
+      box.append(el("p", { class: "hint", text: `${cap(keeps[0].colour)} chooses which piece stays on ${keeps[0].space} (on their phone, or here):` }));
+      const row = el("div", { class: "row" });
+      for (const m of keeps) row.append(el("button", { class: "btn small", type: "button", text: m.stay === "rescuer" ? "Keep the rescuer" : "Keep the freed piece",
+        onclick: async () => {
+          try { await api("POST", "/api/move", { move: { kind: m.kind, player: m.player, colour: m.colour, space: m.space, stay: m.stay } }, { pin: true }); }
+          catch (e) { toast(e.message); }
+        } }));
+      box.append(row);
+      seatsCard.append(box);
+    }
+  }
+
+  // The fallback: a player without a phone enters their pieces here while the other looks away.
+  function privateEntry(seat) {
+    const overlay = document.getElementById("private-entry");
+    const close = () => { overlay.hidden = true; overlay.textContent = ""; document.body.classList.remove("private-open"); };
+    overlay.textContent = "";
+    const inner = el("div", { class: "private-inner" });
+    inner.append(el("h2", { text: `${cap(seat.colour)}'s pieces` }),
+      el("p", { class: "private-warn", text: `Only ${seat.colour} looks at the screen now. Tap each square until it shows the piece standing there.` }));
+    const form = el("div");
+    inner.append(form);
+    inner.append(el("button", { class: "btn ghost", type: "button", text: "Cancel", onclick: close }));
+    overlay.append(inner);
+    overlay.hidden = false;
+    document.body.classList.add("private-open");
+    const squares = board.spaces.filter((sp) => sp.kind === "back" && sp.owner === seat.seat).map((sp) => sp.id);
+    setupGrid(form, squares.length === 10 ? squares : backRow(seat.seat), seat.colour, board.palette, async (identities) => {
+      await api("POST", `/api/seats/${seat.seat}/setup`, { identities }, { pin: true });
+      close();
+      toast(`${cap(seat.colour)}'s pieces are entered. Nothing about them is shown here.`, true);
+    }, { submitText: "Done: hide and send" });
+  }
+
+  function backRow(seat) {
+    const rows = board.spaces.filter((sp) => /^[a-j]\d+$/.test(sp.id)).map((sp) => parseInt(sp.id.slice(1), 10));
+    const row = seat === 0 ? 1 : Math.max(...rows);
+    return "abcdefghij".split("").map((c) => `${c}${row}`);
   }
 
   async function refreshBoardIfNeeded(snapshot) {
@@ -617,7 +838,9 @@ function historyPage() {
     drawTurn(document.getElementById("turn"), st, board.palette);
     drawDie(document.getElementById("die"), e.dice || (e.move && e.move.value) || 0);
     drawBanner(document.getElementById("banner"), e.ruling);
-    view.draw(e.placement, rulingMarks(e.ruling));
+    // hidden identities: no colour letters (a red "R" would read as "rock")
+    const labels = boot.state.seats ? Object.fromEntries(Object.entries(e.placement || {}).map(([id, c]) => [id, c.includes("+") ? "=" : ""])) : {};
+    view.draw(e.placement, rulingMarks(e.ruling), labels);
     slider.max = entries.length;
     slider.value = at;
     document.getElementById("step-label").textContent = at === 0 ? "Start" : `Move ${at} of ${entries.length}`;
@@ -630,7 +853,7 @@ function historyPage() {
 
   function fillList() {
     list.textContent = "";
-    const start = el("li", { value: 0, "data-n": 0 }, el("span", { class: "tag legal", text: "Start" }), "Every marble in BASE");
+    const start = el("li", { value: 0, "data-n": 0 }, el("span", { class: "tag legal", text: "Start" }), boot.state.seats ? "Every piece on its back row" : "Every marble in BASE");
     list.append(start);
     for (const e of entries) { const li = historyItem(e); li.dataset.n = e.n; list.append(li); }
     for (const li of list.children) li.addEventListener("click", () => { at = Number(li.dataset.n); render(); });
@@ -818,7 +1041,126 @@ function setupPage() {
   loadSnap();
 }
 
+// --- a player's own phone (games with hidden identities) ----------------------------------------
+
+async function playPage() {
+  const token = boot.token;
+  const base = `/api/play/${encodeURIComponent(token)}`;
+  let me = boot.seat;
+  let board = await (await fetch("/api/board")).json();
+  const view = new BoardView(document.getElementById("board"), board, null);
+  const setupBox = document.getElementById("play-setup");
+  const openingBox = document.getElementById("play-opening");
+  const keepBox = document.getElementById("play-keep");
+  let setupShown = false;
+
+  async function post(path, body) {
+    const r = await fetch(`${base}/${path}`, { method: "POST", headers: { "X-CSRF-Token": csrf, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+    if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+    return data;
+  }
+
+  function render() {
+    const v = me.view;
+    const colour = me.colour;
+    const who = document.getElementById("play-who");
+    who.textContent = "";
+    who.append(tokenChip(board.palette, colour), el("span", {}, `You are ${cap(colour)}`,
+      el("span", { class: "phase", text: "Your pieces' identities are shown only on this phone" })));
+    const status = document.getElementById("play-status");
+    const mover = me.colours[v.actor];
+    status.textContent = v.outcome ? `★ ${cap(v.outcome.text)}`
+      : v.phase === "setup" ? (v.assigned[me.seat] ? "Pieces entered. Waiting for the other player…" : "Set up: tell the referee what stands where.")
+      : v.phase === "opening" ? (me.my_hand ? `You chose ${me.my_hand}. Waiting for the other player…` : "Rock-paper-scissors: who plays first?")
+      : mover === colour ? (v.phase === "roll" ? "Your turn: roll the die." : v.phase === "move" ? `Your turn: move a piece ${v.dice} squares.` : v.phase === "keep" ? "Choose which piece stays." : "Move your other piece back to your back row.")
+      : `${cap(mover)}'s turn.`;
+    // set-up
+    const needSetup = v.phase === "setup" && !v.assigned[me.seat];
+    setupBox.hidden = !needSetup;
+    if (needSetup && !setupShown) {
+      setupShown = true;
+      setupBox.textContent = "";
+      const inner = el("div");
+      setupBox.append(el("h2", { text: "Your ten pieces" }), el("p", { class: "hint", text: "Tap each square until it shows the piece you stood there (at least one rock, one paper and one scissors)." }), inner);
+      setupGrid(inner, me.back_row, colour, board.palette, async (identities) => {
+        me = await post("setup", { identities });
+        toast("Sent. Only the referee knows your pieces.", true);
+        render();
+      });
+    }
+    if (!needSetup) setupShown = false;
+    // opening
+    const needHand = v.phase === "opening" && !me.my_hand;
+    openingBox.hidden = v.phase !== "opening";
+    openingBox.textContent = "";
+    if (v.phase === "opening") {
+      openingBox.append(el("h2", { text: "Who starts?" }));
+      if (needHand) {
+        openingBox.append(el("p", { class: "hint", text: "Pick your hand in secret. The referee compares both; a tie is thrown again." }));
+        const row = el("div", { class: "hands" });
+        for (const k of KINDS) row.append(el("button", { class: "btn hand", type: "button", "data-hand": k, onclick: async () => {
+          try { me = await post("hand", { hand: k }); render(); } catch (e) { toast(e.message); }
+        } }, kindIcon(k, 40), el("span", { text: cap(k) })));
+        openingBox.append(row);
+      } else {
+        openingBox.append(el("p", { class: "hint" }, "You chose ", kindBadge(me.my_hand), `. Waiting for ${me.hands_in.every(Boolean) ? "the referee" : "the other player"}…`));
+      }
+    }
+    // keep after a rescue
+    keepBox.hidden = !me.keep.length;
+    keepBox.textContent = "";
+    if (me.keep.length) {
+      keepBox.append(el("h2", { text: `Which piece stays on ${me.keep[0].space}?` }));
+      const row = el("div", { class: "row" });
+      for (const m of me.keep) row.append(el("button", { class: "btn", type: "button", "data-stay": m.stay, text: m.stay === "rescuer" ? "The rescuer" : "The freed piece",
+        onclick: async () => { try { me = await post("keep", { stay: m.stay }); render(); } catch (e) { toast(e.message); } } }));
+      keepBox.append(row);
+    }
+    drawBanner(document.getElementById("banner"), me.ruling);
+    // the board: my pieces' letters; the other side's only if revealed
+    const labels = {};
+    const stale = {};
+    for (const p of v.pieces) {
+      if (p.stalemate) stale[p.space] = (stale[p.space] || []).concat([p]);
+      else if (p.identity) labels[p.space] = KIND_LETTER[p.identity];
+      else labels[p.space] = p.seat !== me.seat ? "?" : "";
+    }
+    for (const [sq, ps] of Object.entries(stale)) {
+      const mine = ps.find((p) => p.seat === me.seat);
+      labels[sq] = mine && mine.identity ? `${KIND_LETTER[mine.identity]}=` : "=";
+    }
+    view.draw(v.placement, {}, labels);
+    // my pieces
+    const list = document.getElementById("piece-list");
+    list.textContent = "";
+    const mine = v.pieces.filter((p) => p.seat === me.seat);
+    for (const p of mine) {
+      list.append(el("li", { "data-space": p.space, "data-identity": p.identity || "" }, el("span", { class: "sq", text: p.space }), kindBadge(p.identity, "not set"),
+        p.stalemate ? el("span", { class: "tag unclear", text: "stalemate" }) : null, p.revealed ? el("span", { class: "tag", text: "known to all" }) : null));
+    }
+    if (!mine.length) list.append(el("li", { class: "empty", text: "No pieces left." }));
+  }
+
+  const live = document.getElementById("live");
+  live.hidden = false;
+  let source = null, retry = 2000;
+  const open = () => {
+    source = new EventSource(`${base}/events`);
+    source.addEventListener("open", () => { live.dataset.state = "up"; live.textContent = "● live"; retry = 2000; });
+    source.addEventListener("seat", (ev) => { me = JSON.parse(ev.data); render(); });
+    source.addEventListener("ruling", (ev) => { me = { ...me, ruling: JSON.parse(ev.data) }; render(); });
+    source.addEventListener("gone", () => { source.close(); document.getElementById("play-status").textContent = "This link is no longer valid: scan the new QR code on the table page."; });
+    source.addEventListener("error", () => {
+      live.dataset.state = "down"; live.textContent = "○ reconnecting";
+      if (source.readyState === EventSource.CLOSED) { setTimeout(open, retry); retry = Math.min(retry * 2, 30000); }
+    });
+  };
+  open();
+  render();
+}
+
 // --- start ------------------------------------------------------------------------------------
 
-const pages = { table: tablePage, history: historyPage, camera: cameraPage, setup: setupPage };
+const pages = { table: tablePage, history: historyPage, camera: cameraPage, setup: setupPage, play: playPage };
 if (pages[boot.page]) pages[boot.page]();
