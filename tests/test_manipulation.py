@@ -681,6 +681,27 @@ def test_home_from_the_lane_without_stopping_MANIP_8_2():
     assert cited(game.explain_attempt(over, "o48", "o06")) == ["MANIP-8.1"]
 
 
+def test_no_second_lap_past_own_start_MANIP_8_2():
+    # Rulebook: coming round the lane a token goes into its Home Refuge area; it does not go
+    # round again. o47 -> o48 -> o01 is two spaces clockwise on the lane, so the ruling must
+    # not say it is not; it must say that red never passes its own Starting Position.
+    game = make()
+    for frm, dice, to in (("o47", 2, "o01"), ("o44", 6, "o02"), ("o48", 3, "o03")):
+        state = position(game, {"red": [frm]}, dice=dice)
+        assert (frm, to) not in steps(game, state)
+        verdict = game.explain_attempt(state, frm, to)
+        assert cited(verdict) == ["MANIP-8.2"], verdict
+        assert "is not" not in verdict.reason, verdict.reason
+        inference = game.infer(state, _edit(game, state, frm, to))
+        assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-8.2"]
+    # a token on its own entrance only goes on into home
+    state = position(game, {"red": ["red-entry"]}, dice=1)
+    assert cited(game.explain_attempt(state, "red-entry", "o01")) == ["MANIP-8.2"]
+    # yellow's lap ends at o12: the same for every colour
+    state = position(game, {"yellow": ["o11"]}, dice=3, to_move=1)
+    assert cited(game.explain_attempt(state, "o11", "o14")) == ["MANIP-8.2"]
+
+
 def test_partner_entrance_instead_of_start_MANIP_8_3():
     game = make(4, play="partners")
     state = position(game, {"red": ["o22"]}, dice=3)  # count ends on green's start o25

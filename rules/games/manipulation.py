@@ -550,6 +550,7 @@ class Manipulation(Game):
         self._empty = [-1] * n
         lane = [index[f"o{k:02d}"] for k in range(1, LANE + 1)]
         self._lane = lane
+        self._lane_index = {s: k for k, s in enumerate(lane)}
         self._beast = {
             lane[k * SIDE + BEAST_AT]: index[f"sb{k * SIDE + BEAST_AT + 1:02d}"] for k in range(4)
         }
@@ -1116,6 +1117,12 @@ class Manipulation(Game):
             return self._against(
                 "MANIP-8.1", f"home is entered only by exact count; the roll is {dice}"
             )
+        if t in self._lane_index and self._laps_past_start(c, origin, t, dice):
+            return self._against(
+                "MANIP-8.2",
+                f"a {colour} token never passes its own Starting Position "
+                f"{self._ids[self._start[c]]}: it goes on into home through {colour}-entry",
+            )
         if counts:
             key = "MANIP-7.3" if origin in self._diamond else "MANIP-4.1"
             return self._against(key, f"that takes a roll of {counts[0]}, but the roll is {dice}")
@@ -1130,6 +1137,19 @@ class Manipulation(Game):
             if f in state.pieces[c] or (self._hold_index.get(f) == c and HOLD in state.pieces[c]):
                 return c
         return None
+
+    def _laps_past_start(self, c: int, origin: int, t: int, dice: int) -> bool:
+        """Whether lane space t is `dice` spaces clockwise from origin only past c's own start
+        (or origin is c's own entrance, from where a token goes on only into home)."""
+        if origin == self._entry[c]:
+            return True
+        x = self._entry_colour.get(origin)
+        k = self._lane_index.get(self._start[x] if x is not None else origin)
+        if k is None:
+            return False
+        lap_end = (c * SIDE - 1) % LANE  # the last lane space of c's lap
+        left = (lap_end - k) % LANE  # spaces still ahead on the lap
+        return (self._lane_index[t] - k) % LANE == dice and dice > left
 
     @staticmethod
     def _reaching(entries: tuple, t: int) -> list[tuple]:
