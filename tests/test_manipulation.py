@@ -635,10 +635,41 @@ def test_token_left_on_the_world_is_a_reminder_not_a_ruling_MANIP_7_5():
     inference = game.infer(state, _edit(game, state, beside, "world"))
     assert inference.kind == "unclear"
     assert "red-entry" in inference.reason and "MANIP-7.5" in inference.reason
-    # not a legal World landing (roll 2): the usual ruling
+    # not a legal World landing (roll 2, one step away): the count inside the diamond is wrong
     two = position(game, {"red": [beside]}, dice=2)
     inference = game.infer(two, _edit(game, two, beside, "world"))
-    assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-7.5"]
+    assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-7.3"]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "dice", "frm", "clause"),
+    [
+        ({"red": ["o05"]}, 3, "o05", "MANIP-7.1"),  # from the lane: only a Beast leads in
+        ({"red": ["o07"]}, 1, "o07", "MANIP-7.1"),  # a Beast leads onto its Star-Beast only
+        ({"red": ["o10"]}, 1, "red-hold1", "MANIP-3.1"),  # holding: out onto o01 only
+        ({"red": ["d12"]}, 2, "d12", "MANIP-7.3"),  # one step from The World, roll 2
+    ],
+)
+def test_the_world_only_by_exact_count_inside_the_diamond_MANIP_7_5(pieces, dice, frm, clause):
+    # Rulebook: The World is in the centre of the diamond; the diamond is entered only from a
+    # Beast onto its Star-Beast with a 1. A token put on The World from elsewhere, or with
+    # the wrong count, broke those rules; "it goes on at once to red-entry" is not the reason.
+    game = make()
+    state = position(game, pieces, dice=dice)
+    verdict = game.explain_attempt(state, frm, "world")
+    assert cited(verdict) == [clause], verdict
+    assert "goes on at once" not in verdict.reason
+    inference = game.infer(state, _edit(game, state, frm, "world"))
+    assert inference.kind == "illegal" and cited(inference.verdict) == [clause]
+
+
+def test_the_world_closed_while_own_token_holds_the_entrance_MANIP_7_5():
+    game = make()
+    state = position(game, {"red": ["d12", "red-entry"]}, dice=1)
+    assert ("d12", "red-entry") not in steps(game, state)
+    verdict = game.explain_attempt(state, "d12", "world")
+    assert cited(verdict) == ["MANIP-7.5"] and "goes on at once" not in verdict.reason
+    assert "red-entry" in verdict.reason
 
 
 # --- home (MANIP-8.x) ---------------------------------------------------------------------------

@@ -1075,10 +1075,8 @@ class Manipulation(Game):
                 return Verdict(True, (self.clause("MANIP-4.1"),), reason="that move is legal")
         if t in self._hold_index:
             return self._against("MANIP-5.1", "a token goes back to holding only when attacked")
-        if t == self._world:
-            return self._against(
-                "MANIP-7.5", f"a token that lands on The World goes on at once to {colour}-entry"
-            )
+        if t == self._world and origin in self._diamond:
+            return self._world_attempt(state, c, origin, dice)
         for x in range(4):
             if x != c and t in self._home_set[x]:
                 return self._against("MANIP-8.1", f"only {COLOURS[x]} tokens go into that home")
@@ -1137,6 +1135,33 @@ class Manipulation(Game):
             if f in state.pieces[c] or (self._hold_index.get(f) == c and HOLD in state.pieces[c]):
                 return c
         return None
+
+    def _world_attempt(self, state: ManipulationState, c: int, origin: int, dice: int) -> Verdict:
+        """Why a token of colour c moved from `origin` (in the diamond) onto The World is wrong."""
+        table = self._tables[c].get(origin)
+        worlds = {d: [e for e in table[d] if e[0] == "world"] if table else [] for d in range(1, 7)}
+        entry = self._entry[c]
+        name = self._ids[entry]
+        if worlds[dice]:
+            for option in self._options(state):
+                if option[1] == c and option[2] == origin and option[0].route == "world":
+                    return self._against(
+                        "MANIP-7.5", f"a token that lands on The World goes on at once to {name}"
+                    )
+            if entry in state.pieces[c]:
+                return self._against(
+                    "MANIP-7.5",
+                    f"{name} already holds a {COLOURS[c]} token, so The World cannot be used",
+                )
+            return self._blocked_reason(state, c, origin, entry, worlds[dice])
+        counts = [d for d, found in worlds.items() if found]
+        if counts:
+            return self._against(
+                "MANIP-7.3", f"The World takes a roll of {counts[0]}, but the roll is {dice}"
+            )
+        return self._against(
+            "MANIP-7.3", f"The World cannot be reached in {dice} steps along the diamond's lines"
+        )
 
     def _laps_past_start(self, c: int, origin: int, t: int, dice: int) -> bool:
         """Whether lane space t is `dice` spaces clockwise from origin only past c's own start
