@@ -599,6 +599,23 @@ def test_leave_the_diamond_at_any_entrance_MANIP_7_4():
     assert ("d01", "o44") in steps(game, far)
 
 
+def test_wrong_count_out_of_the_diamond_cites_leaving_MANIP_7_4():
+    # Leaving the diamond: the step onto the Beast counts one, then the lane clockwise. A
+    # wrong count out of the diamond breaks that clause, not the moving-inside one (7.3).
+    game = make()
+    state = position(game, {"red": ["sb19"]}, dice=3)  # sb19 -> o19 (1) -> o20 -> o21 (3)
+    verdict = game.explain_attempt(state, "sb19", "o22")
+    assert cited(verdict) == ["MANIP-7.4"] and "4" in verdict.reason
+    inference = game.infer(state, _edit(game, state, "sb19", "o22"))
+    assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-7.4"]
+    far = position(game, {"red": ["sb19"]}, dice=1)  # o01 is not on any way out with a 1
+    assert cited(game.explain_attempt(far, "sb19", "o01")) == ["MANIP-7.4"]
+    # inside the diamond, and by The World to the own entrance, the count is still MANIP-7.3
+    assert cited(game.explain_attempt(state, "sb19", "red-entry")) == ["MANIP-7.3"]
+    inside = position(game, {"red": ["d12"]}, dice=2)
+    assert cited(game.explain_attempt(inside, "d12", "d13")) == ["MANIP-7.3"]
+
+
 def test_exit_onto_an_occupied_beast_goes_one_further_MANIP_6_1():
     game = make()
     state = position(game, {"red": ["sb19"], "blue": ["o19", "o37"]}, dice=1)

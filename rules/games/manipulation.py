@@ -1121,9 +1121,19 @@ class Manipulation(Game):
                 f"a {colour} token never passes its own Starting Position "
                 f"{self._ids[self._start[c]]}: it goes on into home through {colour}-entry",
             )
+        # MANIP-7.4 counts a way out of the diamond (own entrance: by The World, MANIP-7.3)
+        leaving = origin in self._diamond and t not in self._diamond and t != self._entry[c]
         if counts:
-            key = "MANIP-7.3" if origin in self._diamond else "MANIP-4.1"
+            key = (
+                "MANIP-7.4" if leaving else "MANIP-7.3" if origin in self._diamond else "MANIP-4.1"
+            )
             return self._against(key, f"that takes a roll of {counts[0]}, but the roll is {dice}")
+        if leaving:
+            return self._against(
+                "MANIP-7.4",
+                f"{to} is not {dice} spaces out of the diamond: through a Star-Beast onto its "
+                "Beast (one space), then clockwise",
+            )
         if origin in self._diamond:
             return self._against(
                 "MANIP-7.3", f"{to} cannot be reached in {dice} steps along the diamond's lines"
