@@ -496,6 +496,18 @@ def test_occupied_beast_is_safe_and_attacker_goes_one_further_MANIP_6_1():
     assert where(game, after, "yellow") == ["o07", "o13"]
 
 
+def test_beast_held_by_own_colour_is_not_jumped_MANIP_6_1():
+    # The safety rule sends an *opposing* player one space beyond; a token never passes its
+    # own colour (MANIP-4.2). The clause text must not promise "one further" past your own.
+    game = make()
+    state = position(game, {"red": ["o04", "o07"]}, dice=3)
+    assert ("o04", "o08") not in steps(game, state)
+    assert cited(game.explain_attempt(state, "o04", "o07")) == ["MANIP-4.2"]
+    assert cited(game.explain_attempt(state, "o04", "o08")) == ["MANIP-4.2"]
+    text = game.clause("MANIP-6.1").text
+    assert "another colour" in text and "MANIP-4.2" in text
+
+
 def test_empty_beast_is_an_ordinary_landing_MANIP_6_1():
     game = make()
     state = position(game, {"red": ["o04"]}, dice=3)

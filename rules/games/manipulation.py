@@ -181,7 +181,8 @@ CLAUSES = (
         "MANIP-6.1",
         "Safety areas",
         "A token on a Beast or a Star-Beast cannot be attacked or set back. A move whose "
-        "count ends on an occupied Beast goes one space further instead.",
+        "count ends on a Beast held by another colour goes one space further instead (never "
+        "past a token of its own colour, MANIP-4.2).",
         "Safety areas",
     ),
     Clause(
@@ -1238,7 +1239,9 @@ class Manipulation(Game):
                         f"the {COLOURS[o]} token on the Beast is safe: go one space further",
                     )
                 )
-            elif t == beyond and (o < 0 or o == c):
+            elif t == beyond and o == c:
+                reasons.append(("MANIP-4.2", "a token of your own colour is on the Beast"))
+            elif t == beyond and o < 0:
                 reasons.append(
                     ("MANIP-6.1", "a token goes past a Beast only when the Beast is occupied")
                 )
