@@ -362,6 +362,15 @@ def test_bring_out_only_on_one_or_six_MANIP_3_1():
     assert [e.clause for e in effects if e.kind == "start"] == ["MANIP-3.1"]
 
 
+def test_bring_out_clause_names_the_attack_back_exception_MANIP_3_1():
+    # Special playing rule: with a 1 a token may also come out onto its own entrance to attack
+    # an opponent there, so "only onto its own Starting Position" would misstate the rule.
+    game = make()
+    state = position(game, {"red": ["o30"], "yellow": ["red-entry", "o13"]}, dice=1)
+    assert {("red-hold1", "o01"), ("red-hold1", "red-entry")} <= steps(game, state)
+    assert "MANIP-8.5" in game.clause("MANIP-3.1").text
+
+
 def test_bring_out_blocked_by_own_token_on_start_MANIP_4_2():
     game = make()
     state = position(game, {"red": ["o01"]}, dice=1)

@@ -129,7 +129,7 @@ CLAUSES = (
         "MANIP-3.1",
         "Bring out on 1 or 6",
         "A token leaves the Holding Position only onto its own Starting Position, and only "
-        "with a 1 or a 6.",
+        "with a 1 or a 6 (the one exception: attacking back onto its entrance, MANIP-8.5).",
         "Bring out playing tokens",
     ),
     Clause(
