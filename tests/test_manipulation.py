@@ -771,6 +771,19 @@ def test_no_second_lap_past_own_start_MANIP_8_2():
     assert cited(game.explain_attempt(state, "o11", "o14")) == ["MANIP-8.2"]
 
 
+def test_readme_lets_a_lane_count_stop_on_the_entrance_MANIP_8_2():
+    # Rulebook: from the lane a player "does not have to actually land on" the entrance; so
+    # they may. The README must not say the token goes through "without stopping".
+    from pathlib import Path
+
+    game = make()
+    state = position(game, {"red": ["o47"]}, dice=2)
+    assert ("o47", "red-entry") in steps(game, state)
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    text = readme[readme.index("### Manipulation") :]
+    assert "without stopping" not in text and "without having to stop" in text
+
+
 def test_partner_entrance_instead_of_start_MANIP_8_3():
     game = make(4, play="partners")
     state = position(game, {"red": ["o22"]}, dice=3)  # count ends on green's start o25
