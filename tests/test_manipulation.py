@@ -620,6 +620,19 @@ def test_leave_the_diamond_at_any_entrance_MANIP_7_4():
     assert ("d01", "o44") in steps(game, far)
 
 
+def test_leaving_passes_over_an_occupied_star_beast_MANIP_7_4():
+    # Interpretation: exit "at anytime"; blocking (MANIP-7.2) only stops entering, and only a
+    # token's own colour may not be passed. Documented in the clause and the README.
+    game = make()
+    state = position(game, {"red": ["d30"], "yellow": ["sb07", "o13"]}, dice=2)
+    assert ("d30", "o07") in steps(game, state)  # d30 -> over sb07 -> o07
+    assert ("d30", "sb07") not in steps(
+        game, position(game, {"red": ["d30"], "yellow": ["sb07"]}, dice=1)
+    )
+    clause = game.clause("MANIP-7.4")
+    assert clause.interpretation and "pass over" in clause.text
+
+
 def test_wrong_count_out_of_the_diamond_cites_leaving_MANIP_7_4():
     # Leaving the diamond: the step onto the Beast counts one, then the lane clockwise. A
     # wrong count out of the diamond breaks that clause, not the moving-inside one (7.3).

@@ -212,7 +212,8 @@ CLAUSES = (
         "MANIP-7.4",
         "Leaving the diamond",
         "A token may leave the diamond through any Star-Beast: the step onto that Beast "
-        "counts as one space, and the rest of the roll continues clockwise on the lane.",
+        "counts as one space, and the rest of the roll continues clockwise on the lane. It may "
+        "pass over another colour's token on that Star-Beast on its way out.",
         "Exiting the center diamond area",
         interpretation=True,
     ),
