@@ -311,6 +311,20 @@ def test_six_moved_rolls_again_MANIP_2_2():
     assert not_six.to_move == 1
 
 
+def test_six_clause_allows_bringing_out_and_reads_may_as_the_bonus_roll_MANIP_2_2():
+    # Rulebook: a 6 brings a token out (bring out on 1 or 6) as well as moving one six
+    # spaces, so "a 6 must be used to move a token six spaces" misstates it. "That player may
+    # roll again" is read as the bonus roll the referee then expects: an interpretation.
+    game = make()
+    state = position(game, {"red": ["o10"]}, dice=6)
+    assert {("o10", "o16"), ("red-hold1", "o01")} <= steps(game, state)
+    clause = game.clause("MANIP-2.2")
+    assert clause.interpretation and "MANIP-3.1" in clause.text
+    after = game.apply(state, step(game, state, "o10", "o16"))
+    assert (after.phase, after.to_move) == ("roll", 0)
+    assert cited(game.explain(after, Roll(1, "yellow", 3))) == ["MANIP-1.5"]
+
+
 def test_bring_out_with_six_does_not_roll_again_MANIP_2_3():
     game = make()
     state = position(game, {}, dice=6)

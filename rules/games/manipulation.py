@@ -97,9 +97,11 @@ CLAUSES = (
     Clause(
         "MANIP-2.2",
         "The six rule",
-        "A 6 must be used to move a token six spaces; when a token did move six spaces, the "
-        "same player rolls again.",
+        "A 6 is used in full: a token moves six spaces, or one comes out (MANIP-3.1). When a "
+        "token did move six spaces, the same player rolls again (the rulebook's 'may roll "
+        "again' is read as this bonus roll, which the referee then expects).",
         "To start the game",
+        interpretation=True,
     ),
     Clause(
         "MANIP-2.3",
