@@ -311,6 +311,20 @@ def test_six_moved_rolls_again_MANIP_2_2():
     assert not_six.to_move == 1
 
 
+def test_six_clause_allows_bringing_out_and_reads_may_as_the_bonus_roll_MANIP_2_2():
+    # Rulebook: a 6 brings a token out (bring out on 1 or 6) as well as moving one six
+    # spaces, so "a 6 must be used to move a token six spaces" misstates it. "That player may
+    # roll again" is read as the bonus roll the referee then expects: an interpretation.
+    game = make()
+    state = position(game, {"red": ["o10"]}, dice=6)
+    assert {("o10", "o16"), ("red-hold1", "o01")} <= steps(game, state)
+    clause = game.clause("MANIP-2.2")
+    assert clause.interpretation and "MANIP-3.1" in clause.text
+    after = game.apply(state, step(game, state, "o10", "o16"))
+    assert (after.phase, after.to_move) == ("roll", 0)
+    assert cited(game.explain(after, Roll(1, "yellow", 3))) == ["MANIP-1.5"]
+
+
 def test_bring_out_with_six_does_not_roll_again_MANIP_2_3():
     game = make()
     state = position(game, {}, dice=6)
@@ -360,6 +374,15 @@ def test_bring_out_only_on_one_or_six_MANIP_3_1():
     assert cited(game.explain_attempt(state, "red-hold1", "o05")) == ["MANIP-3.1"]
     effects = game.explain(state, step(game, state, "red-hold1", "o01")).effects
     assert [e.clause for e in effects if e.kind == "start"] == ["MANIP-3.1"]
+
+
+def test_bring_out_clause_names_the_attack_back_exception_MANIP_3_1():
+    # Special playing rule: with a 1 a token may also come out onto its own entrance to attack
+    # an opponent there, so "only onto its own Starting Position" would misstate the rule.
+    game = make()
+    state = position(game, {"red": ["o30"], "yellow": ["red-entry", "o13"]}, dice=1)
+    assert {("red-hold1", "o01"), ("red-hold1", "red-entry")} <= steps(game, state)
+    assert "MANIP-8.5" in game.clause("MANIP-3.1").text
 
 
 def test_bring_out_blocked_by_own_token_on_start_MANIP_4_2():
@@ -496,6 +519,18 @@ def test_occupied_beast_is_safe_and_attacker_goes_one_further_MANIP_6_1():
     assert where(game, after, "yellow") == ["o07", "o13"]
 
 
+def test_beast_held_by_own_colour_is_not_jumped_MANIP_6_1():
+    # The safety rule sends an *opposing* player one space beyond; a token never passes its
+    # own colour (MANIP-4.2). The clause text must not promise "one further" past your own.
+    game = make()
+    state = position(game, {"red": ["o04", "o07"]}, dice=3)
+    assert ("o04", "o08") not in steps(game, state)
+    assert cited(game.explain_attempt(state, "o04", "o07")) == ["MANIP-4.2"]
+    assert cited(game.explain_attempt(state, "o04", "o08")) == ["MANIP-4.2"]
+    text = game.clause("MANIP-6.1").text
+    assert "another colour" in text and "MANIP-4.2" in text
+
+
 def test_empty_beast_is_an_ordinary_landing_MANIP_6_1():
     game = make()
     state = position(game, {"red": ["o04"]}, dice=3)
@@ -599,6 +634,36 @@ def test_leave_the_diamond_at_any_entrance_MANIP_7_4():
     assert ("d01", "o44") in steps(game, far)
 
 
+def test_leaving_passes_over_an_occupied_star_beast_MANIP_7_4():
+    # Interpretation: exit "at anytime"; blocking (MANIP-7.2) only stops entering, and only a
+    # token's own colour may not be passed. Documented in the clause and the README.
+    game = make()
+    state = position(game, {"red": ["d30"], "yellow": ["sb07", "o13"]}, dice=2)
+    assert ("d30", "o07") in steps(game, state)  # d30 -> over sb07 -> o07
+    assert ("d30", "sb07") not in steps(
+        game, position(game, {"red": ["d30"], "yellow": ["sb07"]}, dice=1)
+    )
+    clause = game.clause("MANIP-7.4")
+    assert clause.interpretation and "pass over" in clause.text
+
+
+def test_wrong_count_out_of_the_diamond_cites_leaving_MANIP_7_4():
+    # Leaving the diamond: the step onto the Beast counts one, then the lane clockwise. A
+    # wrong count out of the diamond breaks that clause, not the moving-inside one (7.3).
+    game = make()
+    state = position(game, {"red": ["sb19"]}, dice=3)  # sb19 -> o19 (1) -> o20 -> o21 (3)
+    verdict = game.explain_attempt(state, "sb19", "o22")
+    assert cited(verdict) == ["MANIP-7.4"] and "4" in verdict.reason
+    inference = game.infer(state, _edit(game, state, "sb19", "o22"))
+    assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-7.4"]
+    far = position(game, {"red": ["sb19"]}, dice=1)  # o01 is not on any way out with a 1
+    assert cited(game.explain_attempt(far, "sb19", "o01")) == ["MANIP-7.4"]
+    # inside the diamond, and by The World to the own entrance, the count is still MANIP-7.3
+    assert cited(game.explain_attempt(state, "sb19", "red-entry")) == ["MANIP-7.3"]
+    inside = position(game, {"red": ["d12"]}, dice=2)
+    assert cited(game.explain_attempt(inside, "d12", "d13")) == ["MANIP-7.3"]
+
+
 def test_exit_onto_an_occupied_beast_goes_one_further_MANIP_6_1():
     game = make()
     state = position(game, {"red": ["sb19"], "blue": ["o19", "o37"]}, dice=1)
@@ -635,10 +700,41 @@ def test_token_left_on_the_world_is_a_reminder_not_a_ruling_MANIP_7_5():
     inference = game.infer(state, _edit(game, state, beside, "world"))
     assert inference.kind == "unclear"
     assert "red-entry" in inference.reason and "MANIP-7.5" in inference.reason
-    # not a legal World landing (roll 2): the usual ruling
+    # not a legal World landing (roll 2, one step away): the count inside the diamond is wrong
     two = position(game, {"red": [beside]}, dice=2)
     inference = game.infer(two, _edit(game, two, beside, "world"))
-    assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-7.5"]
+    assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-7.3"]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "dice", "frm", "clause"),
+    [
+        ({"red": ["o05"]}, 3, "o05", "MANIP-7.1"),  # from the lane: only a Beast leads in
+        ({"red": ["o07"]}, 1, "o07", "MANIP-7.1"),  # a Beast leads onto its Star-Beast only
+        ({"red": ["o10"]}, 1, "red-hold1", "MANIP-3.1"),  # holding: out onto o01 only
+        ({"red": ["d12"]}, 2, "d12", "MANIP-7.3"),  # one step from The World, roll 2
+    ],
+)
+def test_the_world_only_by_exact_count_inside_the_diamond_MANIP_7_5(pieces, dice, frm, clause):
+    # Rulebook: The World is in the centre of the diamond; the diamond is entered only from a
+    # Beast onto its Star-Beast with a 1. A token put on The World from elsewhere, or with
+    # the wrong count, broke those rules; "it goes on at once to red-entry" is not the reason.
+    game = make()
+    state = position(game, pieces, dice=dice)
+    verdict = game.explain_attempt(state, frm, "world")
+    assert cited(verdict) == [clause], verdict
+    assert "goes on at once" not in verdict.reason
+    inference = game.infer(state, _edit(game, state, frm, "world"))
+    assert inference.kind == "illegal" and cited(inference.verdict) == [clause]
+
+
+def test_the_world_closed_while_own_token_holds_the_entrance_MANIP_7_5():
+    game = make()
+    state = position(game, {"red": ["d12", "red-entry"]}, dice=1)
+    assert ("d12", "red-entry") not in steps(game, state)
+    verdict = game.explain_attempt(state, "d12", "world")
+    assert cited(verdict) == ["MANIP-7.5"] and "goes on at once" not in verdict.reason
+    assert "red-entry" in verdict.reason
 
 
 # --- home (MANIP-8.x) ---------------------------------------------------------------------------
@@ -679,6 +775,40 @@ def test_home_from_the_lane_without_stopping_MANIP_8_2():
     over = position(game, {"red": ["o48"]}, dice=6)
     assert not any(frm == "o48" for frm, _ in steps(game, over))
     assert cited(game.explain_attempt(over, "o48", "o06")) == ["MANIP-8.1"]
+
+
+def test_no_second_lap_past_own_start_MANIP_8_2():
+    # Rulebook: coming round the lane a token goes into its Home Refuge area; it does not go
+    # round again. o47 -> o48 -> o01 is two spaces clockwise on the lane, so the ruling must
+    # not say it is not; it must say that red never passes its own Starting Position.
+    game = make()
+    for frm, dice, to in (("o47", 2, "o01"), ("o44", 6, "o02"), ("o48", 3, "o03")):
+        state = position(game, {"red": [frm]}, dice=dice)
+        assert (frm, to) not in steps(game, state)
+        verdict = game.explain_attempt(state, frm, to)
+        assert cited(verdict) == ["MANIP-8.2"], verdict
+        assert "is not" not in verdict.reason, verdict.reason
+        inference = game.infer(state, _edit(game, state, frm, to))
+        assert inference.kind == "illegal" and cited(inference.verdict) == ["MANIP-8.2"]
+    # a token on its own entrance only goes on into home
+    state = position(game, {"red": ["red-entry"]}, dice=1)
+    assert cited(game.explain_attempt(state, "red-entry", "o01")) == ["MANIP-8.2"]
+    # yellow's lap ends at o12: the same for every colour
+    state = position(game, {"yellow": ["o11"]}, dice=3, to_move=1)
+    assert cited(game.explain_attempt(state, "o11", "o14")) == ["MANIP-8.2"]
+
+
+def test_readme_lets_a_lane_count_stop_on_the_entrance_MANIP_8_2():
+    # Rulebook: from the lane a player "does not have to actually land on" the entrance; so
+    # they may. The README must not say the token goes through "without stopping".
+    from pathlib import Path
+
+    game = make()
+    state = position(game, {"red": ["o47"]}, dice=2)
+    assert ("o47", "red-entry") in steps(game, state)
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    text = readme[readme.index("### Manipulation") :]
+    assert "without stopping" not in text and "without having to stop" in text
 
 
 def test_partner_entrance_instead_of_start_MANIP_8_3():

@@ -97,9 +97,11 @@ CLAUSES = (
     Clause(
         "MANIP-2.2",
         "The six rule",
-        "A 6 must be used to move a token six spaces; when a token did move six spaces, the "
-        "same player rolls again.",
+        "A 6 is used in full: a token moves six spaces, or one comes out (MANIP-3.1). When a "
+        "token did move six spaces, the same player rolls again (the rulebook's 'may roll "
+        "again' is read as this bonus roll, which the referee then expects).",
         "To start the game",
+        interpretation=True,
     ),
     Clause(
         "MANIP-2.3",
@@ -129,7 +131,7 @@ CLAUSES = (
         "MANIP-3.1",
         "Bring out on 1 or 6",
         "A token leaves the Holding Position only onto its own Starting Position, and only "
-        "with a 1 or a 6.",
+        "with a 1 or a 6 (the one exception: attacking back onto its entrance, MANIP-8.5).",
         "Bring out playing tokens",
     ),
     Clause(
@@ -181,7 +183,8 @@ CLAUSES = (
         "MANIP-6.1",
         "Safety areas",
         "A token on a Beast or a Star-Beast cannot be attacked or set back. A move whose "
-        "count ends on an occupied Beast goes one space further instead.",
+        "count ends on a Beast held by another colour goes one space further instead (never "
+        "past a token of its own colour, MANIP-4.2).",
         "Safety areas",
     ),
     Clause(
@@ -211,7 +214,8 @@ CLAUSES = (
         "MANIP-7.4",
         "Leaving the diamond",
         "A token may leave the diamond through any Star-Beast: the step onto that Beast "
-        "counts as one space, and the rest of the roll continues clockwise on the lane.",
+        "counts as one space, and the rest of the roll continues clockwise on the lane. It may "
+        "pass over another colour's token on that Star-Beast on its way out.",
         "Exiting the center diamond area",
         interpretation=True,
     ),
@@ -550,6 +554,7 @@ class Manipulation(Game):
         self._empty = [-1] * n
         lane = [index[f"o{k:02d}"] for k in range(1, LANE + 1)]
         self._lane = lane
+        self._lane_index = {s: k for k, s in enumerate(lane)}
         self._beast = {
             lane[k * SIDE + BEAST_AT]: index[f"sb{k * SIDE + BEAST_AT + 1:02d}"] for k in range(4)
         }
@@ -1074,10 +1079,8 @@ class Manipulation(Game):
                 return Verdict(True, (self.clause("MANIP-4.1"),), reason="that move is legal")
         if t in self._hold_index:
             return self._against("MANIP-5.1", "a token goes back to holding only when attacked")
-        if t == self._world:
-            return self._against(
-                "MANIP-7.5", f"a token that lands on The World goes on at once to {colour}-entry"
-            )
+        if t == self._world and origin in self._diamond:
+            return self._world_attempt(state, c, origin, dice)
         for x in range(4):
             if x != c and t in self._home_set[x]:
                 return self._against("MANIP-8.1", f"only {COLOURS[x]} tokens go into that home")
@@ -1116,9 +1119,25 @@ class Manipulation(Game):
             return self._against(
                 "MANIP-8.1", f"home is entered only by exact count; the roll is {dice}"
             )
+        if t in self._lane_index and self._laps_past_start(c, origin, t, dice):
+            return self._against(
+                "MANIP-8.2",
+                f"a {colour} token never passes its own Starting Position "
+                f"{self._ids[self._start[c]]}: it goes on into home through {colour}-entry",
+            )
+        # MANIP-7.4 counts a way out of the diamond (own entrance: by The World, MANIP-7.3)
+        leaving = origin in self._diamond and t not in self._diamond and t != self._entry[c]
         if counts:
-            key = "MANIP-7.3" if origin in self._diamond else "MANIP-4.1"
+            key = (
+                "MANIP-7.4" if leaving else "MANIP-7.3" if origin in self._diamond else "MANIP-4.1"
+            )
             return self._against(key, f"that takes a roll of {counts[0]}, but the roll is {dice}")
+        if leaving:
+            return self._against(
+                "MANIP-7.4",
+                f"{to} is not {dice} spaces out of the diamond: through a Star-Beast onto its "
+                "Beast (one space), then clockwise",
+            )
         if origin in self._diamond:
             return self._against(
                 "MANIP-7.3", f"{to} cannot be reached in {dice} steps along the diamond's lines"
@@ -1130,6 +1149,46 @@ class Manipulation(Game):
             if f in state.pieces[c] or (self._hold_index.get(f) == c and HOLD in state.pieces[c]):
                 return c
         return None
+
+    def _world_attempt(self, state: ManipulationState, c: int, origin: int, dice: int) -> Verdict:
+        """Why a token of colour c moved from `origin` (in the diamond) onto The World is wrong."""
+        table = self._tables[c].get(origin)
+        worlds = {d: [e for e in table[d] if e[0] == "world"] if table else [] for d in range(1, 7)}
+        entry = self._entry[c]
+        name = self._ids[entry]
+        if worlds[dice]:
+            for option in self._options(state):
+                if option[1] == c and option[2] == origin and option[0].route == "world":
+                    return self._against(
+                        "MANIP-7.5", f"a token that lands on The World goes on at once to {name}"
+                    )
+            if entry in state.pieces[c]:
+                return self._against(
+                    "MANIP-7.5",
+                    f"{name} already holds a {COLOURS[c]} token, so The World cannot be used",
+                )
+            return self._blocked_reason(state, c, origin, entry, worlds[dice])
+        counts = [d for d, found in worlds.items() if found]
+        if counts:
+            return self._against(
+                "MANIP-7.3", f"The World takes a roll of {counts[0]}, but the roll is {dice}"
+            )
+        return self._against(
+            "MANIP-7.3", f"The World cannot be reached in {dice} steps along the diamond's lines"
+        )
+
+    def _laps_past_start(self, c: int, origin: int, t: int, dice: int) -> bool:
+        """Whether lane space t is `dice` spaces clockwise from origin only past c's own start
+        (or origin is c's own entrance, from where a token goes on only into home)."""
+        if origin == self._entry[c]:
+            return True
+        x = self._entry_colour.get(origin)
+        k = self._lane_index.get(self._start[x] if x is not None else origin)
+        if k is None:
+            return False
+        lap_end = (c * SIDE - 1) % LANE  # the last lane space of c's lap
+        left = (lap_end - k) % LANE  # spaces still ahead on the lap
+        return (self._lane_index[t] - k) % LANE == dice and dice > left
 
     @staticmethod
     def _reaching(entries: tuple, t: int) -> list[tuple]:
@@ -1183,7 +1242,9 @@ class Manipulation(Game):
                         f"the {COLOURS[o]} token on the Beast is safe: go one space further",
                     )
                 )
-            elif t == beyond and (o < 0 or o == c):
+            elif t == beyond and o == c:
+                reasons.append(("MANIP-4.2", "a token of your own colour is on the Beast"))
+            elif t == beyond and o < 0:
                 reasons.append(
                     ("MANIP-6.1", "a token goes past a Beast only when the Beast is occupied")
                 )
