@@ -28,6 +28,7 @@ class Game:
     title: ClassVar[str] = ""
     player_counts: ClassVar[tuple[int, ...]] = ()
     default_players: ClassVar[int] = 2
+    token_name: ClassVar[str] = "token"  # what players call a token: marble, pawn, piece...
     option_specs: ClassVar[tuple[Option, ...]] = ()
     clause_list: ClassVar[tuple[Clause, ...]] = ()
     state_type: ClassVar[type] = tuple
@@ -117,6 +118,7 @@ class Game:
             "options": self.options,
             "option_specs": [o.to_json() for o in self.option_specs],
             "colours": list(self.colours),
+            "token": self.token_name,
             "clauses": [c.to_json() for c in self.clause_list],
         }
 

@@ -524,3 +524,12 @@ def test_pages_without_a_referee_say_so():
     client = create_app({"SECRET_KEY": "x"}).test_client()
     r = client.get("/", headers={"Accept": "text/html"})
     assert r.status_code == 503 and "no referee" in r.get_data(as_text=True)
+
+
+def test_board_names_the_games_token_for_the_page():
+    """The page says "move a pawn" in Manji and "move a marble" in Aggravation."""
+    for game, noun in (("manji", "pawn"), ("aggravation", "marble"), ("manipulation", "token")):
+        table = FakeTable(game=game, players=4, options={"opening": "first-seat"})
+        client = create_app({"SECRET_KEY": "t"}, table=table).test_client()
+        assert client.get("/api/board").get_json()["token"] == noun
+        assert f'"token": "{noun}"' in client.get("/").get_data(as_text=True)

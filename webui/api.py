@@ -136,10 +136,8 @@ def state():
     return jsonify(enrich(table, table.snapshot()))
 
 
-@bp.get("/board")
-def board():
-    """The board geometry of the game in progress, with the palette, for the diagram."""
-    game = get_table().game
+def board_json(game: rules.Game) -> dict:
+    """The board geometry of a game, with its seats, palette and token noun, for the diagram."""
     data = game.board.to_json()
     data.update(
         game=game.name,
@@ -149,8 +147,15 @@ def board():
         groups=[list(g) for g in game.groups()],
         palette=palette_json(),
         board_id=board_id(game),
+        token=game.token_name,
     )
-    return jsonify(data)
+    return data
+
+
+@bp.get("/board")
+def board():
+    """The board geometry of the game in progress, for the diagram."""
+    return jsonify(board_json(get_table().game))
 
 
 @bp.get("/game")

@@ -10,30 +10,16 @@ from flask import Blueprint, abort, redirect, render_template, url_for
 
 import rules
 
-from .api import board_id, enrich, get_table, palette_json
+from .api import board_json, enrich, get_table
 
 bp = Blueprint("pages", __name__)
-
-
-def _board_boot(game: rules.Game) -> dict:
-    data = game.board.to_json()
-    data.update(
-        game=game.name,
-        title=game.title,
-        players=game.players,
-        colours=list(game.colours),
-        groups=[list(g) for g in game.groups()],
-        palette=palette_json(),
-        board_id=board_id(game),
-    )
-    return data
 
 
 def _boot(page: str) -> dict:
     table = get_table()
     return {
         "page": page,
-        "board": _board_boot(table.game),
+        "board": board_json(table.game),
         "state": enrich(table, table.snapshot()),
     }
 
@@ -86,7 +72,7 @@ def setup():
             "options": dict(current.options),
         },
         "status": table.status(),
-        "board": _board_boot(current),
+        "board": board_json(current),
         "pin_required": bool(getattr(table, "pin", "")),
         "mode": table.snapshot().get("mode", "camera"),
         "can_save_profiles": callable(getattr(table, "save_profile", None)),

@@ -433,6 +433,7 @@ class Aggravation(Game):
     title = "Aggravation"
     player_counts = (2, 3, 4, 5, 6)
     default_players = 4
+    token_name = "marble"
     option_specs = OPTIONS
     clause_list = CLAUSES
     state_type = AggravationState

@@ -476,6 +476,7 @@ class Manji(Game):
     title = "Manji"
     player_counts = (2, 3, 4)
     default_players = 4
+    token_name = "pawn"
     option_specs = OPTIONS
     clause_list = CLAUSES
     state_type = ManjiState

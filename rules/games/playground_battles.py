@@ -516,6 +516,7 @@ class PlaygroundBattles(Game):
     title = "Playground Battles"
     player_counts = (2,)
     default_players = 2
+    token_name = "piece"
     option_specs = OPTIONS
     clause_list = CLAUSES
     state_type = PlaygroundState

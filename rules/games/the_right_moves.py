@@ -416,6 +416,7 @@ class TheRightMoves(Game):
     title = "The Right Moves"
     player_counts = (2, 4)
     default_players = 2
+    token_name = "piece"
     option_specs = OPTIONS
     clause_list = CLAUSES
     state_type = RightMovesState

@@ -344,8 +344,11 @@ function tokenChip(palette, colour) {
   return s;
 }
 
+// What players call a token in the game on the table (marble, pawn, piece...).
+let TOKEN = (boot.board && boot.board.token) || "token";
+
 const PHASE_TEXT = {
-  opening: "rolls to see who starts", roll: "to roll the die", move: "to move a marble",
+  opening: "rolls to see who starts", roll: "to roll the die", move: "to move",
   setup: "players enter their pieces", keep: "chooses which piece stays", place: "puts a piece back",
   declare: "names the teammate who moves", over: "game over",
 };
@@ -369,7 +372,7 @@ function drawTurn(container, state, palette) {
   container.append(tokenChip(palette, colour));
   const label = el("span", {}, `${cap(colour)}`);
   let phase = PHASE_TEXT[state.phase] || state.phase;
-  if (state.seats && state.phase === "move") phase = "to move a piece";
+  if (state.phase === "move") phase = `to move a ${TOKEN}`;
   if (actor && actor !== colour && state.phase === "move") phase = `rolled for ${actor}: ${actor} moves`;
   label.append(el("span", { class: "phase", text: phase }));
   container.append(label);
@@ -526,15 +529,15 @@ function tablePage() {
     const canRoll = (state.legal || []).some((m) => m.kind === "roll");
     renderSeats();
     rollBtn.disabled = !canRoll;
-    rollBtn.textContent = canRoll ? "Roll the die" : state.phase === "move" ? `Rolled: move a ${state.seats ? "piece" : "marble"}`
+    rollBtn.textContent = canRoll ? "Roll the die" : state.phase === "move" ? (state.dice ? `Rolled: move a ${TOKEN}` : `Move a ${TOKEN}`)
       : state.outcome ? "Game over" : "No roll now";
     rollTop.hidden = !canRoll;
     rollTop.disabled = !canRoll;
     document.getElementById("roll-hint").textContent = canRoll
       ? `${cap(state.colours[state.to_move])} rolls. The button does exactly what the table's button does.`
       : state.phase !== "move" ? ""
-      : state.mode === "manual" ? "Camera off: choose Move by hand, tap the marble, then where it goes."
-      : "Move a marble on the board; the camera watches.";
+      : state.mode === "manual" ? `Camera off: choose Move by hand, tap the ${TOKEN}, then where it goes.`
+      : `Move a ${TOKEN} on the board; the camera watches.`;
   }
 
   // Players' phones (games with hidden identities): QR codes, fallback entry, opening, keep.
@@ -639,6 +642,7 @@ function tablePage() {
   async function refreshBoardIfNeeded(snapshot) {
     if (snapshot.board_id && snapshot.board_id !== board.board_id) {
       board = await api("GET", "/api/board");
+      TOKEN = board.token || "token";
       view.setBoard(board);
       clearSelection();
     }
@@ -672,7 +676,7 @@ function tablePage() {
     teach.textContent = "";
     const colour = data.token;
     const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${data.space}`;
-    teach.append(el("h3", {}, `${cap(colour || "no")} marble ${where}`));
+    teach.append(el("h3", {}, `${cap(colour || "no")} ${TOKEN} ${where}`));
     if (!data.moves.length) {
       teach.append(el("p", { text: cap(data.note) }));
       if ((data.if_rolled || []).length) {
@@ -680,7 +684,7 @@ function tablePage() {
         const ul = el("ul", { class: "moves-list" });
         for (const r of data.if_rolled) {
           const li = el("li", {}, el("b", { text: `${r.value}: ` }));
-          if (!r.moves.length) li.append("no move for this marble");
+          if (!r.moves.length) li.append(`no move for this ${TOKEN}`);
           li.append(r.moves.map((m) => `→ ${m.to} (${m.verdict.clauses.map((c) => c.id).join(", ")})`).join(" · "));
           ul.append(li);
         }
@@ -746,8 +750,8 @@ function tablePage() {
         teach.hidden = false;
         teach.textContent = "";
         teach.append(el("p", { text: mode === "teach"
-          ? "Tap a marble to see where it may go and the rule that allows it."
-          : "Tap the marble you moved, then where it went. The referee checks it like a camera move." }));
+          ? `Tap a ${TOKEN} to see where it may go and the rule that allows it.`
+          : `Tap the ${TOKEN} you moved, then where it went. The referee checks it like a camera move.` }));
       }
       render();
     });
@@ -853,7 +857,7 @@ function historyPage() {
 
   function fillList() {
     list.textContent = "";
-    const start = el("li", { value: 0, "data-n": 0 }, el("span", { class: "tag legal", text: "Start" }), boot.state.seats ? "Every piece on its back row" : "Every marble in BASE");
+    const start = el("li", { value: 0, "data-n": 0 }, el("span", { class: "tag legal", text: "Start" }), boot.state.seats ? "Every piece on its back row" : "The starting position");
     list.append(start);
     for (const e of entries) { const li = historyItem(e); li.dataset.n = e.n; list.append(li); }
     for (const li of list.children) li.addEventListener("click", () => { at = Number(li.dataset.n); render(); });
