@@ -167,10 +167,11 @@ class Pipeline:
         elif stable is not None:
             self._unclear_frames = 0
             values = tuple(d.value for d in dice)
-            key = (tuple(sorted(stable.placement.items())), values)
+            owners = tuple(getattr(d, "owner", None) for d in dice)
+            key = (tuple(sorted(stable.placement.items())), values, owners)
             if key != self._last_key:
                 self._last_key = key
-                self.referee.observe(stable.placement, dice=list(values))
+                self.referee.observe(stable.placement, dice=list(values), dice_owners=list(owners))
                 self._learn(image, board, stable)
         return obs
 

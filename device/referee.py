@@ -453,11 +453,16 @@ class Referee:
         placement: Mapping[str, str] | None,
         *,
         dice: list[int] | None = None,
+        dice_owners: list[int | None] | None = None,
         hand: bool = False,
         unclear: tuple[str, ...] = (),
         reason: str = "",
     ) -> dict[str, Any] | None:
-        """A stable reading of the board. Returns the ruling it caused, if any."""
+        """A stable reading of the board. Returns the ruling it caused, if any.
+
+        `dice_owners[i]` is the seat whose tray die i lies in (None: a shared tray); only a die
+        in the roller's own tray or a shared one counts as the roller's throw.
+        """
         with self._lock:
             if hand or placement is None or unclear:
                 if hand or not dice:
@@ -488,9 +493,10 @@ class Referee:
                         self.panel.clear()
                     return self._ruling
             if seen == expected:
-                if dice and self.camera_dice and self._die_armed and self._can_roll():
+                value = self._rollers_die(dice, dice_owners)
+                if value is not None and self.camera_dice and self._die_armed and self._can_roll():
                     self._die_armed = False
-                    self.roll(source="camera", value=dice[0])
+                    self.roll(source="camera", value=value)
                     return self._ruling
                 return None
             inference = self._game.infer(self._state, placement)
@@ -513,6 +519,15 @@ class Referee:
         return self._rule_unclear(inference.reason, inference.spaces)
 
     # --- internals -----------------------------------------------------------------------------
+    def _rollers_die(self, dice: list[int] | None, owners: list[int | None] | None) -> int | None:
+        """The value of the die the player to roll threw (their tray, or a shared tray)."""
+        if not dice:
+            return None
+        owners = owners if owners is not None else [None] * len(dice)
+        roller = self._state.to_move
+        mine = [v for v, owner in zip(dice, owners, strict=False) if owner in (None, roller)]
+        return mine[0] if mine else None
+
     def _can_roll(self) -> bool:
         return any(isinstance(m, Roll) for m in self._game.legal_moves(self._state))
 

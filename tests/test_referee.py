@@ -191,3 +191,17 @@ def test_new_game_validates_and_keeps_the_old_game_on_error():
     assert ref.snapshot()["moves"] == 1
     snap = ref.new_game("aggravation", 2, {})
     assert snap["players"] == 2 and snap["moves"] == 0
+
+
+def test_only_the_rollers_own_tray_counts_in_manipulation():
+    """Manipulation: one die per player; a die in another player's tray is not this roll."""
+    game = rules.get("manipulation", players=4, options={"opening": "first-seat"})
+    ref = Referee(game, roll_die=dice(1))
+    roller = ref.state.to_move
+    other = (roller + 1) % 4
+    placement = game.placement(ref.state)
+    ref.observe(placement, dice=[6], dice_owners=[other])
+    assert ref.snapshot()["moves"] == 0  # someone else's die
+    ref.observe(placement, hand=True)
+    ref.observe(placement, dice=[6, 3], dice_owners=[other, roller])
+    assert ref.snapshot()["moves"] >= 1 and ref.history()[0]["text"].endswith("rolls 3")
