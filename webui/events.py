@@ -12,7 +12,7 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app
@@ -36,9 +36,18 @@ def sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-@bp.get("/api/events")
-def events():
-    """Server-sent events: "state" (a snapshot) and "ruling" (the latest ruling)."""
+def live_stream(
+    hello: str,
+    first: Callable[[], str],
+    on_event: Callable[[str, Any], tuple[str | None, bool]],
+) -> Response:
+    """A server-sent event stream fed by the table's subscriber queue.
+
+    `hello` goes out at once (so proxies open the pipe), then `first()`; every queued
+    (kind, payload) goes through `on_event`, which returns the text to send (or None) and
+    whether the stream is over. Keep-alive comments fill silences; the stream ends after
+    SSE_MAX_AGE (the browser reconnects), and no more than SSE_MAX_CLIENTS run at once.
+    """
     table = get_table()
     app = current_app._get_current_object()
     config = app.config
@@ -60,8 +69,8 @@ def events():
 
     def stream() -> Iterator[str]:
         try:
-            yield ": boardref live table\nretry: 3000\n\n"  # at once, so proxies open the pipe
-            yield sse("state", enrich(table, table.snapshot()))
+            yield hello
+            yield first()
             ends = time.monotonic() + max_age
             while time.monotonic() < ends:
                 try:
@@ -69,10 +78,11 @@ def events():
                 except queue.Empty:
                     yield ": keep-alive\n\n"
                     continue
-                if kind == "state":
-                    payload = enrich(table, payload)
-                if kind in ("state", "ruling"):
-                    yield sse(kind, payload)
+                text, over = on_event(kind, payload)
+                if text:
+                    yield text
+                if over:
+                    return
         finally:
             table.unsubscribe(q)
             _count(app, -1)
@@ -81,6 +91,25 @@ def events():
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+@bp.get("/api/events")
+def events():
+    """Server-sent events: "state" (a snapshot) and "ruling" (the latest ruling)."""
+    table = get_table()
+
+    def on_event(kind: str, payload: Any) -> tuple[str | None, bool]:
+        if kind == "state":
+            return sse(kind, enrich(table, payload)), False
+        if kind == "ruling":
+            return sse(kind, payload), False
+        return None, False
+
+    return live_stream(
+        ": boardref live table\nretry: 3000\n\n",
+        lambda: sse("state", enrich(table, table.snapshot())),
+        on_event,
+    )
 
 
 @bp.get("/snapshot.jpg")

@@ -24,11 +24,7 @@ Routes:
 
 from __future__ import annotations
 
-import json
-import queue
 import secrets
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import segno
@@ -44,7 +40,7 @@ from flask import (
 )
 
 from .api import get_table, json_body
-from .events import _count, sse
+from .events import live_stream, sse
 from .security import check_pin
 
 bp = Blueprint("play", __name__)
@@ -120,48 +116,19 @@ def play_events(token: str):
     """The seat's live view: a "seat" event after every change, and the public "ruling"."""
     seat = _seat(token)
     table = get_table()
-    app = current_app._get_current_object()
-    config = app.config
-    if _count(app, +1) > config["SSE_MAX_CLIENTS"]:
-        _count(app, -1)
-        response = Response(
-            json.dumps({"error": "too many live connections; retrying shortly"}) + "\n",
-            status=503,
-            mimetype="application/json",
-        )
-        response.headers["Retry-After"] = "10"
-        return response
-    try:
-        q = table.subscribe()
-    except Exception:
-        _count(app, -1)
-        raise
-    keepalive, max_age = config["SSE_KEEPALIVE"], config["SSE_MAX_AGE"]
 
-    def stream() -> Iterator[str]:
-        try:
-            yield ": boardref player\nretry: 3000\n\n"
-            yield sse("seat", table.seat_state(seat))
-            ends = time.monotonic() + max_age
-            while time.monotonic() < ends:
-                try:
-                    kind, payload = q.get(timeout=keepalive)
-                except queue.Empty:
-                    yield ": keep-alive\n\n"
-                    continue
-                if table.seat_of(token) != seat:  # a new game or a reset: this link is over
-                    yield sse("gone", {"error": "this player link is no longer valid"})
-                    return
-                if kind == "state":
-                    yield sse("seat", table.seat_state(seat))
-                elif kind == "ruling":
-                    yield sse("ruling", payload)
-        finally:
-            table.unsubscribe(q)
-            _count(app, -1)
+    def on_event(kind: str, payload: Any) -> tuple[str | None, bool]:
+        if table.seat_of(token) != seat:  # a new game or a reset: this link is over
+            return sse("gone", {"error": "this player link is no longer valid"}), True
+        if kind == "state":
+            return sse("seat", table.seat_state(seat)), False
+        if kind == "ruling":
+            return sse("ruling", payload), False
+        return None, False
 
-    response = Response(stream(), mimetype="text/event-stream")
-    response.headers["X-Accel-Buffering"] = "no"
+    response = live_stream(
+        ": boardref player\nretry: 3000\n\n", lambda: sse("seat", table.seat_state(seat)), on_event
+    )
     return _no_store(response)
 
 
