@@ -424,16 +424,7 @@ class Referee:
                 self._store.append(self._game_id, "undo", undone.to_json())
             undone_text = str(undone)
             self._waiting_fix = False
-            self._set_ruling(
-                {
-                    "kind": "undo",
-                    "text": f"undone: {undone_text}",
-                    "clauses": [],
-                    "effects": [],
-                    "spaces": [],
-                    "fix": "",
-                }
-            )
+            self._set_ruling(notice("undo", f"undone: {undone_text}"))
             if self.panel is not None:
                 self.panel.clear()
             return self._snapshot()
@@ -479,16 +470,7 @@ class Referee:
             if self._waiting_fix:
                 if seen == expected:
                     self._waiting_fix = False
-                    self._set_ruling(
-                        {
-                            "kind": "restored",
-                            "text": "board put right; carry on",
-                            "clauses": [],
-                            "effects": [],
-                            "spaces": [],
-                            "fix": "",
-                        }
-                    )
+                    self._set_ruling(notice("restored", "board put right; carry on"))
                     if self.panel is not None:
                         self.panel.clear()
                     return self._ruling
@@ -638,7 +620,7 @@ class Referee:
             else "nothing was changed: make a legal move instead",
             "source": source,
         }
-        if ruling != self._ruling:
+        if not self._is_current(ruling):
             if self._store is not None:
                 self._store.append(self._game_id, "ruling", ruling, source)
             self._set_ruling(ruling)
@@ -647,6 +629,11 @@ class Referee:
             if self.panel is not None:
                 self.panel.show_illegal()
         return ruling
+
+    def _is_current(self, ruling: dict[str, Any]) -> bool:
+        """The same ruling as the one standing (ignoring when it was made)."""
+        current = self._ruling or {}
+        return {k: v for k, v in current.items() if k not in ("at", "moves")} == ruling
 
     def _rule_unclear(self, reason: str, spaces: tuple[str, ...]) -> dict[str, Any] | None:
         ruling = {
@@ -657,7 +644,7 @@ class Referee:
             "spaces": list(spaces),
             "fix": "waiting for a clear view of the board",
         }
-        if ruling == self._ruling:
+        if self._is_current(ruling):
             return None
         self._set_ruling(ruling)
         if self.panel is not None and not self._waiting_fix:
@@ -705,16 +692,7 @@ class Referee:
         self._new_seats()
         if self._store is not None:
             self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
-        self._set_ruling(
-            {
-                "kind": "new-game",
-                "text": f"new game of {game.title}",
-                "clauses": [],
-                "effects": [],
-                "spaces": [],
-                "fix": "",
-            }
-        )
+        self._set_ruling(notice("new", f"new game of {game.title}"))
         if self.panel is not None:
             self.panel.clear()
         self._auto_forced("referee")
@@ -753,16 +731,8 @@ class Referee:
             )
         self._state = state
         self.resumed = True
-        self._ruling = {
-            "kind": "resumed",
-            "text": f"resumed {game.title} after {len(moves)} moves",
-            "clauses": [],
-            "effects": [],
-            "spaces": [],
-            "fix": "",
-            "at": time.time(),
-            "moves": len(moves),
-        }
+        self._ruling = notice("resumed", f"resumed {game.title} after {len(moves)} moves")
+        self._ruling.update(at=time.time(), moves=len(moves))
 
     def resume_text(self) -> str:
         return self._ruling["text"] if self.resumed and self._ruling else ""
@@ -797,6 +767,11 @@ def _battle(
     battle["attacker_colour"] = colours[battle["attacker"]]
     battle["defender_colour"] = colours[1 - battle["attacker"]]
     return battle
+
+
+def notice(kind: str, text: str) -> dict[str, Any]:
+    """A ruling that only tells the table something (undo, restored, new game...)."""
+    return {"kind": kind, "text": text, "clauses": [], "effects": [], "spaces": [], "fix": ""}
 
 
 def _sentence(verdict: Verdict, move: Move) -> str:

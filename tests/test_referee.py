@@ -205,3 +205,14 @@ def test_only_the_rollers_own_tray_counts_in_manipulation():
     ref.observe(placement, hand=True)
     ref.observe(placement, dice=[6, 3], dice_owners=[other, roller])
     assert ref.snapshot()["moves"] >= 1 and ref.history()[0]["text"].endswith("rolls 3")
+
+
+def test_the_same_unclear_reading_is_announced_once():
+    ref = make(values=(6,))
+    ref.roll()
+    seen = ref.game.placement(ref.state) | {"t09": "?"}
+    first = ref.observe(seen)
+    assert first["kind"] == "unclear"
+    calls = len(ref.panel.calls)
+    assert ref.observe(seen) is None  # nothing new to say, the amber light keeps going
+    assert len(ref.panel.calls) == calls
