@@ -176,28 +176,40 @@ def draw_tokens(
     `offsets` moves a token off its space's centre by (dx, dy) mm, as a hand places it.
     """
     ppm = float(px_per_mm)
-    r = board.token_radius
     img = image
     for space_id, colour in placement.items():
         space = board.space(space_id)
         if offsets and space_id in offsets:
             dx, dy = offsets[space_id]
             space = replace(space, x=space.x + dx, y=space.y + dy)
-        base = token_bgr(colour)
-        centre = _pt(space.x, space.y, ppm)
-        edge = _mix(base, (0, 0, 0), 0.45)
-        cv2.circle(img, centre, round(r * ppm * _ONE), edge, -1, cv2.LINE_AA, _SHIFT)
-        cv2.circle(img, centre, round((r - 0.7) * ppm * _ONE), base, -1, cv2.LINE_AA, _SHIFT)
-        hi = _pt(space.x - 0.35 * r, space.y - 0.35 * r, ppm)
-        cv2.circle(
-            img, hi, round(0.22 * r * ppm * _ONE), _mix(base, (255, 255, 255), 0.35), -1,
-            cv2.LINE_AA, _SHIFT,
-        )  # fmt: skip
-        letter = PALETTE[colour].letter
-        ink = _mix(base, (0, 0, 0), 0.3) if sum(base) > 300 else _mix(base, (255, 255, 255), 0.3)
-        scale = 0.55 * r * ppm / 22.0
-        thick = max(1, round(scale * 1.4))
-        (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-        org = (round(to_px(space.x, ppm) - tw / 2), round(to_px(space.y + 0.55 * r, ppm) + th))
-        cv2.putText(img, letter, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thick, cv2.LINE_AA)
+        if "+" in colour:  # two tokens contesting one space (a battle): side by side, smaller
+            first, second = colour.split("+", 1)
+            shift = board.token_radius * 0.55
+            for part, dx in ((first, -shift), (second, shift)):
+                _draw_token(
+                    img, replace(space, x=space.x + dx), part, board.token_radius * 0.6, ppm
+                )
+            continue
+        _draw_token(img, space, colour, board.token_radius, ppm)
     return image
+
+
+def _draw_token(img: np.ndarray, space: Space, colour: str, r: float, ppm: float) -> None:
+    """One shaded disc of radius `r` mm with its palette letter, centred on `space`."""
+    base = token_bgr(colour)
+    centre = _pt(space.x, space.y, ppm)
+    edge = _mix(base, (0, 0, 0), 0.45)
+    cv2.circle(img, centre, round(r * ppm * _ONE), edge, -1, cv2.LINE_AA, _SHIFT)
+    cv2.circle(img, centre, round((r - 0.7) * ppm * _ONE), base, -1, cv2.LINE_AA, _SHIFT)
+    hi = _pt(space.x - 0.35 * r, space.y - 0.35 * r, ppm)
+    cv2.circle(
+        img, hi, round(0.22 * r * ppm * _ONE), _mix(base, (255, 255, 255), 0.35), -1,
+        cv2.LINE_AA, _SHIFT,
+    )  # fmt: skip
+    letter = PALETTE[colour].letter
+    ink = _mix(base, (0, 0, 0), 0.3) if sum(base) > 300 else _mix(base, (255, 255, 255), 0.3)
+    scale = 0.55 * r * ppm / 22.0
+    thick = max(1, round(scale * 1.4))
+    (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    org = (round(to_px(space.x, ppm) - tw / 2), round(to_px(space.y + 0.55 * r, ppm) + th))
+    cv2.putText(img, letter, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thick, cv2.LINE_AA)

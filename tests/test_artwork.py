@@ -102,3 +102,18 @@ def test_too_big_for_a3_falls_back_to_a4_tiles(tmp_path):
     data = write_board_pdf(board, tmp_path / "b.pdf", paper="A3").read_bytes()
     assert all(abs(w - 210) < 1 and abs(h - 297) < 1 for w, h in _media_boxes(data))
     assert len(re.findall(rb"/Type /Page\b", data)) > 4
+
+
+def test_two_tokens_contesting_a_space_are_both_drawn():
+    """A battle ("red+blue" on one space): red on the left half, blue on the right half."""
+    board = grid_board()
+    space = board.spaces[0]
+    ppm = 4.0
+    img = render_board(board, ppm)
+    draw_tokens(img, board, {space.id: "red+blue"}, ppm)
+    cx, cy = round(to_px(space.x, ppm)), round(to_px(space.y, ppm))
+    dx = round(board.token_radius * 0.55 * ppm)
+    left = img[cy, cx - dx].astype(int)
+    right = img[cy + 6, cx + dx].astype(int)
+    assert left[2] > left[0] + 60  # reddish (BGR)
+    assert right[0] > right[2] + 60  # bluish
