@@ -58,6 +58,9 @@ class Board:
     marker_ids: tuple[int, int, int, int] = (0, 1, 2, 3)  # ArUco ids: TL, TR, BR, BL corners
     marker_size: float = 28.0  # side of each printed ArUco marker (black border included), mm
     marker_margin: float = 6.0  # gap between the board edge and each marker, mm
+    # Two tokens of different colours may stand side by side on one space (a battle waiting
+    # for its reveal); the reader then reports "red+blue" instead of calling it unclear.
+    shared_spaces: bool = False
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

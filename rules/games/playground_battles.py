@@ -431,6 +431,7 @@ def build_board(rows: int = 8, base_entry: str = "centre") -> Board:
         token_radius=10.0,
         seat_colours=COLOURS,
         marker_ids=(20, 21, 22, 23),
+        shared_spaces=True,
     )
 
 
