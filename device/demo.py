@@ -82,6 +82,7 @@ def run_demo(
         pass
     finally:
         players_thread.stop()
+        players_thread.join(timeout=10)
         if server is not None:
             server.close()
         appliance.close()
@@ -90,7 +91,9 @@ def run_demo(
         "seconds": round(time.monotonic() - started, 1),
         "moves": referee.snapshot()["moves"],
         "camera_moves": players_thread.camera_moves,
-        "hand_entered_fallbacks": players_thread.fallbacks,
+        "moves_entered_by_hand": players_thread.fallbacks,
+        "dice_thrown": players_thread.dice_thrown,
+        "dice_not_read_by_camera": players_thread.dice_unread,
         "illegal_attempts": players_thread.illegal_attempts,
         "rulings": dict(rulings),
         "frames": pipeline.status.frames,

@@ -13,6 +13,7 @@ queues, and the GPIO panel's patterns run on their own threads.
 from __future__ import annotations
 
 import hmac
+import logging
 import queue
 import random
 import secrets
@@ -27,6 +28,8 @@ from rules.games.playground_battles import KINDS, Assign, FirstPlayer, Keep, Ope
 from webui.table import TableError
 
 from .store import Store
+
+log = logging.getLogger(__name__)
 
 MAX_SUBSCRIBERS_QUEUE = 100
 
@@ -382,8 +385,7 @@ class Referee:
             if not rolls:
                 raise TableError(self._why_no_roll())
             if value is None:
-                if self.panel is not None:
-                    self.panel.show_rolling()
+                self._light("show_rolling")
                 value = self._roll_die()
             move = next((m for m in rolls if m.value == value), None)
             if move is None:
@@ -425,8 +427,7 @@ class Referee:
             undone_text = str(undone)
             self._waiting_fix = False
             self._set_ruling(notice("undo", f"undone: {undone_text}"))
-            if self.panel is not None:
-                self.panel.clear()
+            self._light("clear")
             return self._snapshot()
 
     def new_game(self, game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -471,8 +472,7 @@ class Referee:
                 if seen == expected:
                     self._waiting_fix = False
                     self._set_ruling(notice("restored", "board put right; carry on"))
-                    if self.panel is not None:
-                        self.panel.clear()
+                    self._light("clear")
                     return self._ruling
             if seen == expected:
                 value = self._rollers_die(dice, dice_owners)
@@ -587,17 +587,23 @@ class Referee:
     def _signal(
         self, kind: str, effect_kinds: set[str], battle: dict[str, Any] | None = None
     ) -> None:
-        panel = self.panel
-        if panel is None:
-            return
         if kind == "win":
-            panel.show_win()
+            self._light("show_win")
         elif battle is not None and battle.get("result") in ("won", "lost", "rescued"):
-            panel.show_extra_turn()  # a battle decided and revealed: the fanfare pattern
+            self._light("show_extra_turn")  # a battle decided and revealed: the fanfare
         elif "extra_turn" in effect_kinds:
-            panel.show_extra_turn()
+            self._light("show_extra_turn")
         elif kind in ("legal", "pass"):
-            panel.show_legal()
+            self._light("show_legal")
+
+    def _light(self, pattern: str) -> None:
+        """Show a pattern on the GPIO panel; a panel failure never stops the referee."""
+        if self.panel is None:
+            return
+        try:
+            getattr(self.panel, pattern)()
+        except Exception as exc:  # a closed or broken panel: the page still shows the ruling
+            log.warning("panel %s failed: %s", pattern, exc)
 
     def _rule_illegal(
         self,
@@ -626,8 +632,7 @@ class Referee:
             self._set_ruling(ruling)
         if hold:
             self._waiting_fix = True
-            if self.panel is not None:
-                self.panel.show_illegal()
+            self._light("show_illegal")
         return ruling
 
     def _is_current(self, ruling: dict[str, Any]) -> bool:
@@ -647,8 +652,8 @@ class Referee:
         if self._is_current(ruling):
             return None
         self._set_ruling(ruling)
-        if self.panel is not None and not self._waiting_fix:
-            self.panel.show_unclear()
+        if not self._waiting_fix:
+            self._light("show_unclear")
         return ruling
 
     def _fix_text(self, seen: Mapping[str, str] | None) -> str:
@@ -693,8 +698,7 @@ class Referee:
         if self._store is not None:
             self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
         self._set_ruling(notice("new", f"new game of {game.title}"))
-        if self.panel is not None:
-            self.panel.clear()
+        self._light("clear")
         self._auto_forced("referee")
 
     def _resume_or_start(self) -> None:

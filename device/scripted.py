@@ -30,7 +30,7 @@ class ScriptedPlayers(threading.Thread):
         seed: int = 0,
         illegal_rate: float = 0.12,
         pace: float = 1.0,
-        patience: float = 8.0,
+        patience: float | None = None,
     ) -> None:
         super().__init__(name="boardref-players", daemon=True)
         self.referee = referee
@@ -39,18 +39,20 @@ class ScriptedPlayers(threading.Thread):
         self.rng = random.Random(seed)
         self.illegal_rate = illegal_rate
         self.pace = pace
-        self.patience = patience
-        self._stop = threading.Event()
+        self.patience = patience if patience is not None else max(3.0, 10 * pace)
+        self._halt = threading.Event()
         self._game = None
         self.fallbacks = 0  # moves the camera could not settle, entered by hand instead
+        self.dice_thrown = 0
+        self.dice_unread = 0  # dice thrown into the tray the camera did not read (button used)
         self.camera_moves = 0
         self.illegal_attempts = 0
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
 
     def run(self) -> None:
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             try:
                 self.step()
             except TableError as exc:
@@ -93,11 +95,12 @@ class ScriptedPlayers(threading.Thread):
             self.referee.roll("button")
             return
         value = self.rng.randint(1, 6)
+        self.dice_thrown += 1
         self.world.set(hand=True)
         self._sleep(0.4 * self.pace)
         self.world.set(dice=[value], hand=False)
         if not self._wait(lambda: len(self.referee.history()) > before):
-            self.fallbacks += 1
+            self.dice_unread += 1
             self.referee.roll("button", value=value)
 
     def _move(self, legal: list) -> None:
@@ -156,11 +159,11 @@ class ScriptedPlayers(threading.Thread):
 
     def _wait(self, done) -> bool:
         deadline = time.monotonic() + self.patience
-        while time.monotonic() < deadline and not self._stop.is_set():
+        while time.monotonic() < deadline and not self._halt.is_set():
             if done():
                 return True
             time.sleep(0.1)
         return done()
 
     def _sleep(self, seconds: float) -> None:
-        self._stop.wait(seconds)
+        self._halt.wait(seconds)

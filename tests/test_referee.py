@@ -216,3 +216,20 @@ def test_the_same_unclear_reading_is_announced_once():
     calls = len(ref.panel.calls)
     assert ref.observe(seen) is None  # nothing new to say, the amber light keeps going
     assert len(ref.panel.calls) == calls
+
+
+def test_a_broken_panel_never_stops_the_referee():
+    class BrokenPanel(FakePanel):
+        def __getattr__(self, name):
+            if name.startswith("show_") or name == "clear":
+
+                def fail():
+                    raise RuntimeError("the panel is closed")
+
+                return fail
+            raise AttributeError(name)
+
+    game = rules.get("aggravation", players=2, options={"opening": "first-seat"})
+    ref = Referee(game, panel=BrokenPanel(), roll_die=dice(6))
+    ref.roll()
+    assert ref.observe(after(ref, "red red-b1->t09 (start)"))["kind"] == "legal"
