@@ -425,7 +425,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45):
             lay_u = lay * np.array([u, 1.0])
             a_u, err_u, ang_u = _fit_layout(pts, lay_u)
-            if err_u < err:
+            # (a stretch that puts the pips too far apart is no six; motion blur can make
+            # one fit best, and the pattern's own frame below may still save the face)
+            if err_u < err and config.spacing[0] <= a_u <= config.spacing[1]:
                 a, err, ang, lay = a_u, err_u, ang_u, lay_u
     if k == 1:
         a = float(np.mean(config.spacing))
