@@ -494,7 +494,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
-    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25)
+    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25 if k < 6 else 0.35)
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
