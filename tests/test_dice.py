@@ -194,10 +194,10 @@ def _bundled():
 
 
 def test_real_photos_accuracy():
-    # measured when written: 94/102 right, 0 wrong values, 1 false alarm (the misses are
-    # heavily motion-blurred dice, chosen on purpose); floors sit a little below
+    # measured: 95/102 right, 0 wrong values, 1 false alarm (the misses are heavily
+    # motion-blurred dice, chosen on purpose); floors sit a little below
     result = evaluate(_bundled())
-    assert result["found_right_rate"] >= 0.88, result
+    assert result["found_right_rate"] >= 0.91, result
     assert result["wrong_value"] == 0, result
     assert result["false_alarms"] <= 2, result
 
@@ -215,8 +215,8 @@ def test_real_photos_upside_down():
         ]
         items.append((cv2.rotate(im, cv2.ROTATE_180), labels))
     result = evaluate(items)
-    # measured when written: 94/102 right, 0 wrong, 3 false alarms
-    assert result["found_right_rate"] >= 0.88, result
+    # measured: 95/102 right, 0 wrong, 3 false alarms
+    assert result["found_right_rate"] >= 0.91, result
     assert result["wrong_value"] == 0, result
     assert result["false_alarms"] <= 5, result
 
@@ -300,3 +300,25 @@ def test_side_face_below_the_top_face_is_not_read(top, side_value, top_squash, s
     draw_slanted_face(img, side_value, (320, below), side, side_squash, (200, 205, 205))
     img = cv2.GaussianBlur(img, (3, 3), 0)
     assert [r.value for r in read_dice(img)] == [top]
+
+
+@pytest.mark.parametrize("length", [5, 9, 13])
+@pytest.mark.parametrize("angle", [0, 30, 60, 90])
+def test_motion_blur_never_gives_a_wrong_value(length, angle):
+    """Motion blur smears every pip the same way: the reader may lose a die, never misread
+    it (light blur loses nothing)."""
+    dice = {(200, 200): (6, 10), (420, 260): (2, 40), (300, 380): (3, 70), (500, 110): (5, 20)}
+    img = table()
+    for centre, (value, turn) in dice.items():
+        draw_die(img, value, centre, 56, turn)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    c = (length - 1) / 2.0
+    kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((c, c), angle, 1.0), kernel.shape)
+    img = cv2.filter2D(img, -1, kernel / kernel.sum())
+    readings = read_dice(img)
+    for r in readings:
+        centre = min(dice, key=lambda p: np.hypot(r.x + r.w / 2 - p[0], r.y + r.h / 2 - p[1]))
+        assert r.value == dice[centre][0], (r, centre)
+    if length <= 5:
+        assert len(readings) == 4

@@ -115,6 +115,10 @@ _FACE_HALF = 1.85
 _ONE_LEVEL = 0.88
 # largest ratio of squared axes between two pips of one face
 _SHAPE_TOL = 1.7
+# empty grid spots dimmed by less than this fraction of the pips' contrast: no pip is missing,
+# so faint (blurred) pips cost that face less confidence
+_DIP_CLEAN = 0.4
+_DIP_RELIEF = 0.15
 _ANGLES = np.deg2rad(np.arange(0.0, 180.0, 2.0))
 
 
@@ -407,6 +411,36 @@ def _body_check(
     return float(np.count_nonzero(good)) / len(vals)
 
 
+def _empty_dip(
+    grey: np.ndarray,
+    ps: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    a: float,
+    ang: float,
+    lay: np.ndarray,
+) -> float:
+    """How dark the layout's empty grid spots get, as a fraction of the found pips' own
+    contrast (0: bare body, 1: as dark as a found pip). All pips of one face share its blur
+    and lighting, so a pip that was missed there still dims its spot by about as much as the
+    found pips stand out: a low figure vouches that no pip is missing, even on a blurred face."""
+    grid = np.array([[x, y] for x in (-1.0, 0.0, 1.0) for y in (-1.0, 0.0, 1.0)])
+    occupied = (np.abs(grid[:, None, :] - lay[None, :, :]).sum(2) < 1e-6).any(1)
+    empty = grid[~occupied] * a
+    if not len(empty):
+        return 0.0
+    off = np.array([[0.0, 0.0], [0.7, 0.0], [-0.7, 0.0], [0.0, 0.7], [0.0, -0.7]])
+    spots = (empty[:, None, :] + off[None, :, :]).reshape(-1, 2)
+    c, s = np.cos(ang), np.sin(ang)
+    rot = np.array([[c, -s], [s, c]])
+    vals = _sample(grey, centre + (spots @ rot.T) @ inv.T).reshape(len(empty), len(off))
+    if np.any(vals < 0):
+        return 1.0
+    body = float(np.median([p.body for p in ps]))
+    depth = float(np.mean([p.contrast for p in ps]))
+    return float((body - vals.min(1)).max() / max(depth, 1.0))
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -425,7 +459,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45):
             lay_u = lay * np.array([u, 1.0])
             a_u, err_u, ang_u = _fit_layout(pts, lay_u)
-            if err_u < err:
+            # (a stretch that puts the pips too far apart is no six; motion blur can make
+            # one fit best, and the pattern's own frame below may still save the face)
+            if err_u < err and config.spacing[0] <= a_u <= config.spacing[1]:
                 a, err, ang, lay = a_u, err_u, ang_u, lay_u
     if k == 1:
         a = float(np.mean(config.spacing))
@@ -492,7 +528,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
-    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25)
+    lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25 if k < 6 else 0.35)
+    if 2 <= k <= 5 and _empty_dip(grey, ps, centre, inv, a, ang, lay) < _DIP_CLEAN:
+        lo -= _DIP_RELIEF
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
