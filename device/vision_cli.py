@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 import rules
 
@@ -16,9 +17,14 @@ BUNDLED_DICE = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice
 
 
 def read_image(path: str) -> Any:
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    """A BGR image; ValueError naming the file when it is missing or not an image."""
+    try:
+        data = np.fromfile(path, np.uint8)
+    except OSError as exc:
+        raise ValueError(f"cannot read image {path}: {exc.strerror or exc}") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise ValueError(f"cannot read image {path}: missing, unreadable or not an image")
+        raise ValueError(f"cannot read image {path}: not an image (or a corrupt one)")
     return image
 
 

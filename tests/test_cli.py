@@ -86,3 +86,19 @@ def test_roll_url_asks_a_running_appliance(capsys):
         assert code == 1 and "cannot reach the appliance" in err
     finally:
         server.close()
+
+
+def test_vision_dice_reads_real_photos_and_names_bad_files(capsys, tmp_path):
+    from pathlib import Path
+
+    photo = sorted((Path(__file__).parent / "data" / "dice").glob("*.jpg"))[0]
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8 not really a jpeg")
+    missing = tmp_path / "missing.jpg"
+    code, out, err = run(capsys, "vision", "dice", str(photo), str(corrupt), str(missing), "--json")
+    assert code == 1  # some files could not be read
+    result = json.loads(out)
+    dice = result[str(photo)]
+    assert dice and all({"value", "x", "y", "w", "h"} <= set(d) for d in dice)
+    assert "not an image" in result[str(corrupt)]["error"]
+    assert str(missing) in err and str(corrupt) in err
