@@ -33,6 +33,7 @@ from ..geometry import Board, Region, Space
 from ..moves import Declare, Move, Pass, Roll, Step
 from ..options import Option
 from ..registry import register
+from ..rolloff import record_roll
 
 # --- clauses ------------------------------------------------------------------------------
 
@@ -744,18 +745,11 @@ class Aggravation(Game):
         return True
 
     def _apply_rolloff(self, state: AggravationState, value: int) -> AggravationState:
-        rolls = list(state.rolloff)
-        rolls[state.to_move] = value
-        waiting = [q for q, r in enumerate(rolls) if r == 0]
-        if waiting:
-            return state._replace(to_move=waiting[0], rolloff=tuple(rolls))
-        best = max(rolls)
-        leaders = [q for q, r in enumerate(rolls) if r == best]
-        if len(leaders) > 1:
-            again = tuple(0 if r == best else -1 for r in rolls)
-            return state._replace(to_move=leaders[0], rolloff=again)
-        phase, actor = self._turn_start(leaders[0], state.pieces)
-        return AggravationState(leaders[0], phase, 0, state.pieces, actor, ())
+        rolls, seat, decided = record_roll(state.rolloff, state.to_move, value)
+        if not decided:
+            return state._replace(to_move=seat, rolloff=rolls)
+        phase, actor = self._turn_start(seat, state.pieces)
+        return AggravationState(seat, phase, 0, state.pieces, actor, ())
 
     # Verdicts ------------------------------------------------------------------------------
     def explain(self, state: AggravationState, move: Move) -> Verdict:

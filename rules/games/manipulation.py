@@ -37,6 +37,7 @@ from ..geometry import Board, Region, Space
 from ..moves import Move, Pass, Roll, Step
 from ..options import Option
 from ..registry import register
+from ..rolloff import record_roll
 
 # --- clauses ------------------------------------------------------------------------------
 
@@ -886,18 +887,11 @@ class Manipulation(Game):
         return ManipulationState(nxt, "roll", 0, pieces, self._actor_for(nxt, pieces), ())
 
     def _apply_rolloff(self, state: ManipulationState, value: int) -> ManipulationState:
-        rolls = list(state.rolloff)
-        rolls[state.to_move] = value
-        waiting = [s for s, r in enumerate(rolls) if r == 0]
-        if waiting:
-            return state._replace(to_move=waiting[0], rolloff=tuple(rolls))
-        best = max(rolls)
-        leaders = [s for s, r in enumerate(rolls) if r == best]
-        if len(leaders) > 1:
-            again = tuple(0 if r == best else -1 for r in rolls)
-            return state._replace(to_move=leaders[0], rolloff=again)
-        winner = leaders[0]
-        return ManipulationState(winner, "move", best, state.pieces, winner, ())
+        rolls, seat, decided = record_roll(state.rolloff, state.to_move, value)
+        if not decided:
+            return state._replace(to_move=seat, rolloff=rolls)
+        # the winner moves by the winning roll (MANIP-1.4)
+        return ManipulationState(seat, "move", rolls[seat], state.pieces, seat, ())
 
     # Verdicts ------------------------------------------------------------------------------
     def explain(self, state: ManipulationState, move: Move) -> Verdict:
