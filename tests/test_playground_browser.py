@@ -9,27 +9,21 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 
 import pytest
 
 from rules import Step
+from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
-from tests.test_webui_browser import ARGS, CHROMIUM, PHONE, SHOTS, sync_api  # noqa: F401
 from webui import create_app
-from webui.serve import make_server
 
 KINDS = ("rock", "paper", "scissors")
 RED = ["rock", "paper", "scissors", "rock", "paper", "scissors", "rock", "paper", "rock", "rock"]
 BLUE = ["scissors", "scissors", "rock", "paper", "rock", "paper", "paper", "rock", "rock", "paper"]
 
 
-def _serve(server) -> None:
-    try:
-        server.run()
-    except (OSError, ValueError):  # the loop notices the closed socket as the test ends
-        pass
+sync_api = require_browser()
 
 
 @pytest.fixture
@@ -38,19 +32,13 @@ def site():
     app = create_app(
         {"SECRET_KEY": "pb-browser", "SSE_KEEPALIVE": 0.5, "SSE_MAX_AGE": 30.0}, table=table
     )
-    server = make_server(app, port=0, threads=16)
-    threading.Thread(target=_serve, args=(server,), daemon=True).start()
-    yield table, f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with served(app, threads=16) as url:
+        yield table, url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+    yield from launched(sync_api)
 
 
 def new_page(browser, viewport, errors):

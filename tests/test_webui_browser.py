@@ -6,39 +6,14 @@ Playwright's own browser download is never used; without /usr/bin/chromium these
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
-from pathlib import Path
-
 import pytest
 
+from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
 from webui import create_app
-from webui.serve import make_server
 
-CHROMIUM = os.environ.get("BOARDREF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip(
-        f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium);"
-        " .ci/run does this",
-        allow_module_level=True,
-    )
+sync_api = require_browser()
 
 
 def camera_frame(table: FakeTable) -> bytes:
@@ -77,20 +52,13 @@ def site():
         {"SECRET_KEY": "browser", "SSE_KEEPALIVE": 0.5, "SSE_MAX_AGE": 30.0, "MJPEG_MAX_AGE": 2.0},
         table=table,
     )
-    server = make_server(app, port=0, threads=12)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield table, f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with served(app, threads=12) as url:
+        yield table, url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+    yield from launched(sync_api)
 
 
 @pytest.fixture

@@ -1,0 +1,71 @@
+"""What the browser tests share: Debian's Chromium, how to launch it, and a served app.
+
+Playwright's own browser download is never used; without Chromium the browser tests skip
+with a written reason (.ci/run installs it with apt).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from webui.serve import make_server
+
+CHROMIUM = os.environ.get("BOARDREF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+def require_browser():
+    """playwright.sync_api, or skip the calling test module with the reason."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(
+            f"Chromium not found at {CHROMIUM}: install Debian's chromium "
+            "(apt-get install chromium); .ci/run does this",
+            allow_module_level=True,
+        )
+    return sync_api
+
+
+def launched(sync_api) -> Iterator:
+    """A headless Chromium for a module's tests (use as a generator fixture body)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def _run(server) -> None:
+    try:
+        server.run()
+    except (OSError, ValueError):  # the loop notices the closed socket as the test ends
+        pass
+
+
+@contextmanager
+def served(app, threads: int = 12) -> Iterator[str]:
+    """The app on a free loopback port, served by waitress in a thread; yields its URL."""
+    server = make_server(app, port=0, threads=threads)
+    threading.Thread(target=_run, args=(server,), daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
