@@ -404,6 +404,26 @@ def test_manji_6_2_entrance_by_exact_count(game):
     assert game.legal_moves(alone) == [Pass(0, "red")]
 
 
+def test_manji_6_2_going_on_past_the_arrival_square_is_refused_by_the_entrance_rule(game):
+    # The rulebook: the pawn goes once round and enters by the exact count. A pawn carried on
+    # round the track past its arrival square moved forward, so "forward only" is not the
+    # reason; the entrance rule is.
+    state = make(game, {RED: ["t05", "t30"]}, dice=2)  # t06 (arrival) is one square away
+    verdict = game.explain_attempt(state, "t05", "t07")
+    assert ids(verdict) == ["MANJI-6.2"]
+    assert "forward" not in verdict.reason
+    inside = make(game, {RED: ["t05", "t30"]}, dice=1)  # the count fits: t06, then the lane
+    verdict = game.explain_attempt(inside, "t05", "t07")
+    assert ids(verdict) == ["MANJI-6.1"]
+    # a pawn left on its arrival square (lane blocked) is on the track, not in the inner section
+    stuck = make(game, {RED: ["t06", "red-l1"]}, dice=2)
+    verdict = game.explain_attempt(stuck, "t06", "t08")
+    assert ids(verdict) == ["MANJI-6.1"]
+    assert "inner section" not in verdict.reason
+    backwards = make(game, {RED: ["t10", "t30"]}, dice=2)
+    assert ids(game.explain_attempt(backwards, "t10", "t08")) == ["MANJI-2.4"]
+
+
 def test_manji_6_3_arrival_goes_as_far_inside_as_possible(game):
     state = make(game, {RED: ["t03", "home"], BLUE: ["t06", "home"]}, dice=3)
     move = Step(0, "red", "t03", "red-l4", "arrival")

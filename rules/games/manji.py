@@ -1043,6 +1043,20 @@ class Manji(Game):
                 )
             if target in self._rpos[p]:
                 ahead = self._rpos[p][target] - pos
+                onward = ahead % len(self._route[p])  # squares forward, round the track
+                if ahead <= 0 and 0 < onward <= 7 and pos + onward > LAP:
+                    # carried on round the track past its own arrival square
+                    where = self._ids[arrival]
+                    if pos + steps > LAP:
+                        return self._against(
+                            "MANJI-6.2",
+                            f"the arrival square {where} is {_squares(LAP - pos)} away; {roll}",
+                        )
+                    return self._against(
+                        "MANJI-6.1",
+                        f"the lap ends on the arrival square {where}; from there a pawn goes "
+                        "inside, never round again",
+                    )
                 if ahead <= 0:
                     return self._against("MANJI-2.4", "pawns move forward (clockwise) only")
                 if pos + steps > LAP:
@@ -1060,6 +1074,10 @@ class Manji(Game):
                 )
             return self._against("MANJI-8.3", "the centre is reached only from the arrow square")
         if kind in ("track", "exit", "arrival", "shortcut"):
+            if pos == LAP:
+                return self._against(
+                    "MANJI-6.1", "a pawn on its arrival square goes on only inside, down its lane"
+                )
             return self._against("MANJI-6.1", "a pawn in the inner section never goes back out")
         if kind == "centre" or kind == "approach":
             return self._against(
