@@ -475,6 +475,16 @@ def test_manji_7_2_shortcut_needs_a_free_tip(game):
     assert ids(game.explain_attempt(state, "t73", "r06")) == ["MANJI-7.2"]
 
 
+def test_manji_7_2_only_a_pawn_on_the_tip_is_cited_as_blocking_the_tip(game):
+    # The tip r06 is free; the pawn cannot arrive on its circle t76 because its own partner
+    # stands there (one pawn per square), so the shortcut from t76 is not open this move.
+    state = make(game, {RED: ["t73", "t76"]}, dice=3)
+    assert targets(game, state, "t73") == set()
+    verdict = game.explain_attempt(state, "t73", "r06")
+    assert ids(verdict) == ["MANJI-2.5"]
+    assert "t76" in verdict.reason and "tip" not in verdict.reason
+
+
 # --- MANJI-8.x: the small inner circle --------------------------------------------------------
 
 

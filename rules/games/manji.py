@@ -1009,6 +1009,13 @@ class Manji(Game):
             if kind in ("ring", "tip", "arrow"):
                 tag = next(o[4] for o in free if o[0].to == to)
                 if tag == "shortcut":
+                    circle = self._shortcut[p]
+                    if self._occupancy(state.pieces).get(circle) == p:
+                        return self._against(
+                            "MANJI-2.5",
+                            f"your own pawn stands on {self._ids[circle]}, the circle the "
+                            "shortcut starts from",
+                        )
                     return self._against("MANJI-7.2", f"a pawn stands on the shortcut's tip {to}")
                 return self._against(
                     "MANJI-8.4", "pawns cannot pass each other in the small circle"
