@@ -363,6 +363,21 @@ def test_manji_5_1_landing_on_an_opponent_captures_it(game):
     assert game.infer(state, seen).move == move
 
 
+def test_manji_5_1_landing_captures_also_where_the_pawn_goes_on_inside(game):
+    # Rulebook: a capture is landing on the opponent's square outside the inner section. The
+    # referee lets a pawn land on its arrival square or its shortcut circle and go on inside in
+    # the same move, capturing there (MANJI-5.1 effect); the clause texts must say so, not
+    # limit captures to the square where the move ends.
+    shortcut = make(game, {RED: ["t73", "home"], BLUE: ["t76", "home"]}, dice=3)
+    move = Step(0, "red", "t73", "r06", "shortcut")
+    verdict = game.explain(shortcut, move)
+    assert effect_clauses(verdict, "capture") == ["MANJI-5.1"]
+    text = {c.id: c.text for c in game.clauses}
+    assert "ending its move" not in text["MANJI-5.1"]
+    assert "land" in text["MANJI-5.1"]
+    assert "captur" in text["MANJI-6.3"] and "captur" in text["MANJI-7.1"]
+
+
 def test_manji_5_2_no_captures_in_the_inner_section(game):
     # a blue pawn sits on the small circle right where the red pawn's count would end
     state = make(game, {RED: [("r07", 0), "home"], BLUE: [("r10", 0), "home"]}, dice=3)

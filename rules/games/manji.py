@@ -183,8 +183,8 @@ CLAUSES = (
     Clause(
         "MANJI-5.1",
         "Capture",
-        "A pawn ending its move on an opponent's pawn outside the inner section captures it: "
-        "the captured pawn goes back to its house.",
+        "A pawn whose count lands on an opponent's pawn outside the inner section captures "
+        "it: the captured pawn goes back to its house.",
         "To play",
     ),
     Clause(
@@ -220,8 +220,9 @@ CLAUSES = (
     Clause(
         "MANJI-6.3",
         "Arrival: as far inside as possible",
-        "A pawn that lands on its arrival square carries on in the same move down its lane "
-        "to the deepest free square, stopping before a pawn in the lane.",
+        "A pawn that lands on its arrival square (capturing an opponent there) carries on in "
+        "the same move down its lane to the deepest free square, stopping before a pawn in "
+        "the lane.",
         "1. Entrance",
         interpretation=True,
     ),
@@ -236,8 +237,8 @@ CLAUSES = (
     Clause(
         "MANJI-7.1",
         "Shortcut",
-        "A pawn whose move ends on the circle of its own colour may, as part of that move, "
-        "follow the arrow to the small-circle square at its tip.",
+        "A pawn whose move ends on the circle of its own colour (capturing an opponent there) "
+        "may, as part of that move, follow the arrow to the small-circle square at its tip.",
         "2. The Shortcut",
         interpretation=True,
     ),
