@@ -573,6 +573,40 @@ def test_manji_8_5_stopping_short_option(game):
     assert targets(strict, alone, "r03") == {"r05"}
 
 
+def test_manji_8_6_turn_off_at_the_arrow_house_rule():
+    # The rulebook makes the full turn a consequence of *landing* on the arrow square; many
+    # players read the arrow square as the way off the circle to the centre for a pawn that
+    # passes it. House rule arrow_square="turn-off": passing the arrow, the count goes on to
+    # the approach (1 past) or the central square (2 past); a longer count goes on round.
+    default = rules.get("manji", players=4)
+    assert default.options["arrow_square"] == "full-turn"
+    assert targets(default, make(default, {RED: [("r12", 0), "t30"]}, dice=3), "r12") == {"r03"}
+    game = rules.get("manji", players=4, options={"arrow_square": "turn-off"})
+    assert game.clause("MANJI-8.6").interpretation
+    one_past = make(game, {RED: [("r12", 0), "t30"]}, dice=3)  # r01, r02 (arrow), approach
+    assert targets(game, one_past, "r12") == {"app"}
+    verdict = game.explain(one_past, Step(0, "red", "r12", "app"))
+    assert "MANJI-8.6" in ids(verdict)
+    two_past = make(game, {RED: [("r12", 0), "t30"]}, dice=4)
+    assert targets(game, two_past, "r12") == {"ctr1"}
+    after = game.apply(two_past, Step(0, "red", "r12", "ctr1"))
+    assert CENTRE in after.pieces[RED]
+    further = make(game, {RED: [("r12", 0), "t30"]}, dice=5)  # goes on round: r05
+    assert targets(game, further, "r12") == {"r05"}
+    landing = make(game, {RED: [("r12", 0), "t30"]}, dice=2)  # lands on the arrow: full turn
+    assert effect_clauses(game.explain(landing, Step(0, "red", "r12", "r02")), "turn") == [
+        "MANJI-8.2"
+    ]
+    on_turn = make(game, {RED: [("r12", 1), "t30"]}, dice=3)  # the full turn still ends exactly
+    assert targets(game, on_turn, "r12") == set()
+    taken = make(game, {RED: [("r12", 0), "t30"], BLUE: ["app", "home"]}, dice=3)
+    assert targets(game, taken, "r12") == {"r03"}  # approach taken: on round the circle
+    yellow = make(game, {YELLOW: ["yellow-l4", "t30"]}, to_move=YELLOW, dice=3)
+    assert targets(game, yellow, "yellow-l4") == {"app"}  # r01, r02 (arrow), approach
+    wrong = make(game, {RED: [("r12", 0), "t30"]}, dice=5)
+    assert ids(game.explain_attempt(wrong, "r12", "ctr1")) == ["MANJI-8.6"]
+
+
 # --- MANJI-9.x: winning -----------------------------------------------------------------------
 
 
@@ -737,9 +771,11 @@ def _same_after(game, state, a, b):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4]))
-def test_property_invariants(seed, players):
-    game = rules.get("manji", players=players)
+@given(
+    st.integers(0, 10**6), st.sampled_from([2, 3, 4]), st.sampled_from(["full-turn", "turn-off"])
+)
+def test_property_invariants(seed, players, arrow):
+    game = rules.get("manji", players=players, options={"arrow_square": arrow})
     for state, moves in _walk(game, seed, 5000):
         frozen = game.state_to_json(state)
         assert moves, state
@@ -808,10 +844,10 @@ def test_playouts_finish_for_every_player_count():
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 10**6))
-def test_property_any_hand_move_is_ruled_legal_only_when_it_is(seed):
+@given(st.integers(0, 10**6), st.sampled_from(["full-turn", "turn-off"]))
+def test_property_any_hand_move_is_ruled_legal_only_when_it_is(seed, arrow):
     """Never a wrong ruling: a pawn put anywhere is legal exactly when a legal move does that."""
-    game = rules.get("manji", players=4)
+    game = rules.get("manji", players=4, options={"arrow_square": arrow})
     chooser = rules.SeededChooser(seed + 1)
     free_ids = [s.id for s in game.board.spaces]
     for state, moves in _walk(game, seed, 1500):

@@ -256,6 +256,7 @@ CLAUSES = (
         "until one lands exactly on the arrow square.",
         "The small inner circle",
         interpretation=True,
+        option="arrow_square",
     ),
     Clause(
         "MANJI-8.2",
@@ -300,6 +301,16 @@ CLAUSES = (
         "Interior section",
         interpretation=True,
     ),
+    Clause(
+        "MANJI-8.6",
+        "Turning off at the arrow (house rule)",
+        "With this house rule a circling pawn whose count passes the arrow square turns off "
+        "there: one square past it is the approach (if free), two the central square; a "
+        "longer count goes on round. Only a pawn landing on the arrow makes the full turn.",
+        "The small inner circle",
+        interpretation=True,
+        option="arrow_square",
+    ),
 )
 
 OPTIONS = (
@@ -325,6 +336,16 @@ OPTIONS = (
         "A pawn stopped short in the small circle: always a legal choice, or only when no pawn "
         "can use the full count.",
         "MANJI-8.5",
+    ),
+    Option(
+        "arrow_square",
+        "full-turn",
+        ("full-turn", "turn-off"),
+        "The arrow square of the small circle: the only way to the centre, reached by landing "
+        "on it and then a full turn (full-turn); or a turn-off that a pawn passing it takes to "
+        "the approach or the central square, the full turn being only for landing on it "
+        "(turn-off).",
+        "MANJI-8.1",
     ),
 )
 
@@ -672,10 +693,15 @@ class Manji(Game):
             path = lane[k + 1 :] + [self._ring[(entry + t) % RING] for t in range(steps)]
             path = path[:steps]
             reached = 0
+            turn_off = self.options["arrow_square"] == "turn-off"
             for sq in path:
                 if sq in ring_pos and sq in occ:
                     break
                 reached += 1
+                if turn_off and sq == self._arrow and reached < steps:
+                    option = self._turn_off(p, frm, node, steps - reached, occ)
+                    if option is not None:
+                        return [option]
             if reached == 0:
                 return []
             dest = path[reached - 1]
@@ -702,10 +728,16 @@ class Manji(Game):
                 if steps > remaining:
                     return []
             reached = 0
+            turn_off = stage == 0 and self.options["arrow_square"] == "turn-off"
             for t in range(1, steps + 1):
-                if self._ring[(i + t) % RING] in occ:
+                sq = self._ring[(i + t) % RING]
+                if sq in occ:
                     break
                 reached = t
+                if turn_off and sq == self._arrow and t < steps:
+                    option = self._turn_off(p, frm, node, steps - t, occ)
+                    if option is not None:
+                        return [option]
             if reached == 0:
                 return []
             dest = self._ring[(i + reached) % RING]
@@ -722,6 +754,16 @@ class Manji(Game):
                 to = self._centre_ids[0]
                 return [(self._step(p, frm, to), node, CENTRE, -1, "centre", -1)]
         return []
+
+    def _turn_off(self, p: int, frm: str, node: int, rest: int, occ: dict) -> tuple | None:
+        """House rule MANJI-8.6: `rest` squares left after passing the arrow square."""
+        if rest == 1 and self._approach not in occ:
+            dest = self._approach
+            return (self._step(p, frm, self._ids[dest]), node, dest, -1, "turn off", -1)
+        if rest == 2:
+            to = self._centre_ids[0]
+            return (self._step(p, frm, to), node, CENTRE, -1, "turn off", -1)
+        return None  # a longer count (or a taken approach): on round the circle
 
     # Applying moves --------------------------------------------------------------------------
     def apply(self, state: ManjiState, move: Move) -> ManjiState:
@@ -915,6 +957,8 @@ class Manji(Game):
                 clauses.append("MANJI-8.2")
         elif tag in ("approach", "centre"):
             clauses.append("MANJI-8.3")
+        elif tag == "turn off":
+            clauses.append("MANJI-8.6")
         if new == CENTRE:
             clauses.append("MANJI-9.2")
             effects.append(
@@ -1007,8 +1051,14 @@ class Manji(Game):
         # Same roll on an empty board: then the pawns in the way are the reason.
         free = self._pawn_options(p, node, dice, steps, empty)
         if any(o[0].to == to for o in free):
+            tag = next(o[4] for o in free if o[0].to == to)
+            if tag == "turn off":
+                if kind == "approach" and self._approach in self._occupancy(state.pieces):
+                    return self._against("MANJI-8.6", "a pawn already stands on the approach")
+                return self._against(
+                    "MANJI-8.4", "pawns cannot pass each other in the small circle"
+                )
             if kind in ("ring", "tip", "arrow"):
-                tag = next(o[4] for o in free if o[0].to == to)
                 if tag == "shortcut":
                     circle = self._shortcut[p]
                     if self._occupancy(state.pieces).get(circle) == p:
@@ -1087,6 +1137,14 @@ class Manji(Game):
                     "MANJI-6.1", "a pawn on its arrival square goes on only inside, down its lane"
                 )
             return self._against("MANJI-6.1", "a pawn in the inner section never goes back out")
+        circling = node < n and (space in self._ring_pos or space in self._lane_pos[p])
+        if kind in ("centre", "approach") and circling:
+            if self.options["arrow_square"] == "turn-off":
+                return self._against(
+                    "MANJI-8.6",
+                    "a pawn turns off at the arrow square only when its count ends one square "
+                    f"past it (the approach) or two (the central square); {roll}",
+                )
         if kind == "centre" or kind == "approach":
             return self._against(
                 "MANJI-8.3",
