@@ -548,6 +548,16 @@ def test_manji_8_3_two_squares_to_the_centre(game):
     assert ids(game.explain_attempt(circling, "r12", "app")) == ["MANJI-8.3"]
 
 
+def test_manji_8_3_a_pawn_on_the_approach_is_passed_on_a_two(game):
+    # The rulebook forbids passing "in the small inner circle"; the approach is our square
+    # between the arrow square and the centre, so whether a 2 may pass a pawn standing on it
+    # is our reading: it may (the no-passing rule is for the circle), written down as one.
+    state = make(game, {RED: [("r02", 2), "t30"], BLUE: ["app", "home"]}, dice=2)
+    assert targets(game, state, "r02") == {"ctr1"}
+    clause = game.clause("MANJI-8.3")
+    assert clause.interpretation and "approach" in clause.text and "pass" in clause.text
+
+
 def test_manji_8_4_no_passing_in_the_small_circle(game):
     state = make(game, {RED: [("r03", 0), "home"], YELLOW: [("r06", 0), "home"]}, dice=4)
     move = Step(0, "red", "r03", "r05")

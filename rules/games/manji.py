@@ -269,8 +269,10 @@ CLAUSES = (
         "MANJI-8.3",
         "Two squares to the centre",
         "After its full turn a pawn on the arrow square has two squares left: the approach "
-        "and the central square, reached only by exact count.",
+        "and the central square, reached only by exact count. A 2 may pass a pawn standing "
+        "on the approach.",
         "The small inner circle, note",
+        interpretation=True,
     ),
     Clause(
         "MANJI-8.4",
