@@ -253,7 +253,8 @@ CLAUSES = (
         "MANJI-8.1",
         "Round the small circle",
         "In the small inner circle pawns move clockwise, going round as often as needed, "
-        "until one lands exactly on the arrow square.",
+        "until one lands exactly on the arrow square (or, with house rule MANJI-8.6, passes "
+        "it by a count that fits).",
         "The small inner circle",
         interpretation=True,
         option="arrow_square",
