@@ -454,6 +454,28 @@ def test_manji_6_3_arrival_goes_as_far_inside_as_possible(game):
     assert ids(game.explain_attempt(blocked, "t03", "red-l1")) == ["MANJI-6.3"]
 
 
+def test_manji_6_3_arrival_past_the_partner_house_rule():
+    # "As far as possible": by default the slide stops before the partner pawn in the lane,
+    # though a pawn moving by count may pass it there (MANJI-6.4). House rule
+    # arrival_slide="deepest-free": the arriving pawn goes to the deepest free lane square.
+    default = rules.get("manji", players=4)
+    assert default.options["arrival_slide"] == "stop-before"
+    state = make(default, {RED: ["t03", "red-l2"]}, dice=3)
+    assert targets(default, state, "t03") == {"red-l1"}
+    stuck = make(default, {RED: ["t03", "red-l1"]}, dice=3)
+    assert targets(default, stuck, "t03") == {"t06"}  # stays on the arrival square
+    game = rules.get("manji", players=4, options={"arrival_slide": "deepest-free"})
+    assert game.clause("MANJI-6.3").option == "arrival_slide"
+    state = make(game, {RED: ["t03", "red-l2"]}, dice=3)
+    assert targets(game, state, "t03") == {"red-l4"}
+    state = make(game, {RED: ["t03", "red-l1"]}, dice=3)
+    assert targets(game, state, "t03") == {"red-l4"}
+    full = make(game, {RED: ["t03", "red-l4"]}, dice=3)
+    assert targets(game, full, "t03") == {"red-l3"}
+    verdict = game.explain_attempt(state, "t03", "red-l1")
+    assert ids(verdict) == ["MANJI-6.3"] and "red-l4" in verdict.reason
+
+
 def test_manji_6_4_moving_in_the_lane(game):
     state = make(game, {RED: ["red-l1", "red-l3"]}, dice=3)
     assert targets(game, state, "red-l1") == {"red-l4"}  # passes its partner on l3
@@ -785,7 +807,9 @@ def _same_after(game, state, a, b):
     st.integers(0, 10**6), st.sampled_from([2, 3, 4]), st.sampled_from(["full-turn", "turn-off"])
 )
 def test_property_invariants(seed, players, arrow):
-    game = rules.get("manji", players=players, options={"arrow_square": arrow})
+    slide = "deepest-free" if seed % 2 else "stop-before"
+    options = {"arrow_square": arrow, "arrival_slide": slide}
+    game = rules.get("manji", players=players, options=options)
     for state, moves in _walk(game, seed, 5000):
         frozen = game.state_to_json(state)
         assert moves, state
@@ -857,7 +881,9 @@ def test_playouts_finish_for_every_player_count():
 @given(st.integers(0, 10**6), st.sampled_from(["full-turn", "turn-off"]))
 def test_property_any_hand_move_is_ruled_legal_only_when_it_is(seed, arrow):
     """Never a wrong ruling: a pawn put anywhere is legal exactly when a legal move does that."""
-    game = rules.get("manji", players=4, options={"arrow_square": arrow})
+    slide = "deepest-free" if seed % 2 else "stop-before"
+    options = {"arrow_square": arrow, "arrival_slide": slide}
+    game = rules.get("manji", players=4, options=options)
     chooser = rules.SeededChooser(seed + 1)
     free_ids = [s.id for s in game.board.spaces]
     for state, moves in _walk(game, seed, 1500):

@@ -221,10 +221,11 @@ CLAUSES = (
         "MANJI-6.3",
         "Arrival: as far inside as possible",
         "A pawn that lands on its arrival square (capturing an opponent there) carries on in "
-        "the same move down its lane to the deepest free square, stopping before a pawn in "
-        "the lane.",
+        "the same move down its lane as far as it can, stopping before its partner pawn in "
+        "the lane (house rule: passing it, to the deepest free square).",
         "1. Entrance",
         interpretation=True,
+        option="arrival_slide",
     ),
     Clause(
         "MANJI-6.4",
@@ -339,6 +340,14 @@ OPTIONS = (
         "A pawn stopped short in the small circle: always a legal choice, or only when no pawn "
         "can use the full count.",
         "MANJI-8.5",
+    ),
+    Option(
+        "arrival_slide",
+        "stop-before",
+        ("stop-before", "deepest-free"),
+        "A pawn landing on its arrival square slides down its lane: stopping before its partner "
+        "pawn there (stop-before), or passing it to the deepest free square (deepest-free).",
+        "MANJI-6.3",
     ),
     Option(
         "arrow_square",
@@ -671,8 +680,11 @@ class Manji(Game):
                 return []
             if j == LAP:
                 deepest = -1
+                passing = self.options["arrival_slide"] == "deepest-free"
                 for k, lane_sq in enumerate(self._lane[p]):
                     if lane_sq in occ:
+                        if passing:
+                            continue
                         break
                     deepest = k
                 if deepest >= 0:
