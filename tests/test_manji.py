@@ -363,6 +363,21 @@ def test_manji_5_1_landing_on_an_opponent_captures_it(game):
     assert game.infer(state, seen).move == move
 
 
+def test_manji_5_1_landing_captures_also_where_the_pawn_goes_on_inside(game):
+    # Rulebook: a capture is landing on the opponent's square outside the inner section. The
+    # referee lets a pawn land on its arrival square or its shortcut circle and go on inside in
+    # the same move, capturing there (MANJI-5.1 effect); the clause texts must say so, not
+    # limit captures to the square where the move ends.
+    shortcut = make(game, {RED: ["t73", "home"], BLUE: ["t76", "home"]}, dice=3)
+    move = Step(0, "red", "t73", "r06", "shortcut")
+    verdict = game.explain(shortcut, move)
+    assert effect_clauses(verdict, "capture") == ["MANJI-5.1"]
+    text = {c.id: c.text for c in game.clauses}
+    assert "ending its move" not in text["MANJI-5.1"]
+    assert "land" in text["MANJI-5.1"]
+    assert "captur" in text["MANJI-6.3"] and "captur" in text["MANJI-7.1"]
+
+
 def test_manji_5_2_no_captures_in_the_inner_section(game):
     # a blue pawn sits on the small circle right where the red pawn's count would end
     state = make(game, {RED: [("r07", 0), "home"], BLUE: [("r10", 0), "home"]}, dice=3)
@@ -404,6 +419,26 @@ def test_manji_6_2_entrance_by_exact_count(game):
     assert game.legal_moves(alone) == [Pass(0, "red")]
 
 
+def test_manji_6_2_going_on_past_the_arrival_square_is_refused_by_the_entrance_rule(game):
+    # The rulebook: the pawn goes once round and enters by the exact count. A pawn carried on
+    # round the track past its arrival square moved forward, so "forward only" is not the
+    # reason; the entrance rule is.
+    state = make(game, {RED: ["t05", "t30"]}, dice=2)  # t06 (arrival) is one square away
+    verdict = game.explain_attempt(state, "t05", "t07")
+    assert ids(verdict) == ["MANJI-6.2"]
+    assert "forward" not in verdict.reason
+    inside = make(game, {RED: ["t05", "t30"]}, dice=1)  # the count fits: t06, then the lane
+    verdict = game.explain_attempt(inside, "t05", "t07")
+    assert ids(verdict) == ["MANJI-6.1"]
+    # a pawn left on its arrival square (lane blocked) is on the track, not in the inner section
+    stuck = make(game, {RED: ["t06", "red-l1"]}, dice=2)
+    verdict = game.explain_attempt(stuck, "t06", "t08")
+    assert ids(verdict) == ["MANJI-6.1"]
+    assert "inner section" not in verdict.reason
+    backwards = make(game, {RED: ["t10", "t30"]}, dice=2)
+    assert ids(game.explain_attempt(backwards, "t10", "t08")) == ["MANJI-2.4"]
+
+
 def test_manji_6_3_arrival_goes_as_far_inside_as_possible(game):
     state = make(game, {RED: ["t03", "home"], BLUE: ["t06", "home"]}, dice=3)
     move = Step(0, "red", "t03", "red-l4", "arrival")
@@ -417,6 +452,28 @@ def test_manji_6_3_arrival_goes_as_far_inside_as_possible(game):
     assert targets(game, blocked, "t03") == {"red-l3"}
     assert ids(game.explain_attempt(state, "t03", "t06")) == ["MANJI-6.3"]
     assert ids(game.explain_attempt(blocked, "t03", "red-l1")) == ["MANJI-6.3"]
+
+
+def test_manji_6_3_arrival_past_the_partner_house_rule():
+    # "As far as possible": by default the slide stops before the partner pawn in the lane,
+    # though a pawn moving by count may pass it there (MANJI-6.4). House rule
+    # arrival_slide="deepest-free": the arriving pawn goes to the deepest free lane square.
+    default = rules.get("manji", players=4)
+    assert default.options["arrival_slide"] == "stop-before"
+    state = make(default, {RED: ["t03", "red-l2"]}, dice=3)
+    assert targets(default, state, "t03") == {"red-l1"}
+    stuck = make(default, {RED: ["t03", "red-l1"]}, dice=3)
+    assert targets(default, stuck, "t03") == {"t06"}  # stays on the arrival square
+    game = rules.get("manji", players=4, options={"arrival_slide": "deepest-free"})
+    assert game.clause("MANJI-6.3").option == "arrival_slide"
+    state = make(game, {RED: ["t03", "red-l2"]}, dice=3)
+    assert targets(game, state, "t03") == {"red-l4"}
+    state = make(game, {RED: ["t03", "red-l1"]}, dice=3)
+    assert targets(game, state, "t03") == {"red-l4"}
+    full = make(game, {RED: ["t03", "red-l4"]}, dice=3)
+    assert targets(game, full, "t03") == {"red-l3"}
+    verdict = game.explain_attempt(state, "t03", "red-l1")
+    assert ids(verdict) == ["MANJI-6.3"] and "red-l4" in verdict.reason
 
 
 def test_manji_6_4_moving_in_the_lane(game):
@@ -453,6 +510,16 @@ def test_manji_7_2_shortcut_needs_a_free_tip(game):
     state = make(game, {RED: ["t73", "home"], GREEN: [("r06", 0), "home"]}, dice=3)
     assert targets(game, state, "t73") == {"t76"}
     assert ids(game.explain_attempt(state, "t73", "r06")) == ["MANJI-7.2"]
+
+
+def test_manji_7_2_only_a_pawn_on_the_tip_is_cited_as_blocking_the_tip(game):
+    # The tip r06 is free; the pawn cannot arrive on its circle t76 because its own partner
+    # stands there (one pawn per square), so the shortcut from t76 is not open this move.
+    state = make(game, {RED: ["t73", "t76"]}, dice=3)
+    assert targets(game, state, "t73") == set()
+    verdict = game.explain_attempt(state, "t73", "r06")
+    assert ids(verdict) == ["MANJI-2.5"]
+    assert "t76" in verdict.reason and "tip" not in verdict.reason
 
 
 # --- MANJI-8.x: the small inner circle --------------------------------------------------------
@@ -503,6 +570,16 @@ def test_manji_8_3_two_squares_to_the_centre(game):
     assert ids(game.explain_attempt(circling, "r12", "app")) == ["MANJI-8.3"]
 
 
+def test_manji_8_3_a_pawn_on_the_approach_is_passed_on_a_two(game):
+    # The rulebook forbids passing "in the small inner circle"; the approach is our square
+    # between the arrow square and the centre, so whether a 2 may pass a pawn standing on it
+    # is our reading: it may (the no-passing rule is for the circle), written down as one.
+    state = make(game, {RED: [("r02", 2), "t30"], BLUE: ["app", "home"]}, dice=2)
+    assert targets(game, state, "r02") == {"ctr1"}
+    clause = game.clause("MANJI-8.3")
+    assert clause.interpretation and "approach" in clause.text and "pass" in clause.text
+
+
 def test_manji_8_4_no_passing_in_the_small_circle(game):
     state = make(game, {RED: [("r03", 0), "home"], YELLOW: [("r06", 0), "home"]}, dice=4)
     move = Step(0, "red", "r03", "r05")
@@ -526,6 +603,40 @@ def test_manji_8_5_stopping_short_option(game):
     assert ids(strict.explain_attempt(strict_state, "r03", "r05")) == ["MANJI-8.5"]
     alone = make(strict, {RED: [("r03", 0), "ctr"], YELLOW: [("r06", 0), "home"]}, dice=5)
     assert targets(strict, alone, "r03") == {"r05"}
+
+
+def test_manji_8_6_turn_off_at_the_arrow_house_rule():
+    # The rulebook makes the full turn a consequence of *landing* on the arrow square; many
+    # players read the arrow square as the way off the circle to the centre for a pawn that
+    # passes it. House rule arrow_square="turn-off": passing the arrow, the count goes on to
+    # the approach (1 past) or the central square (2 past); a longer count goes on round.
+    default = rules.get("manji", players=4)
+    assert default.options["arrow_square"] == "full-turn"
+    assert targets(default, make(default, {RED: [("r12", 0), "t30"]}, dice=3), "r12") == {"r03"}
+    game = rules.get("manji", players=4, options={"arrow_square": "turn-off"})
+    assert game.clause("MANJI-8.6").interpretation
+    one_past = make(game, {RED: [("r12", 0), "t30"]}, dice=3)  # r01, r02 (arrow), approach
+    assert targets(game, one_past, "r12") == {"app"}
+    verdict = game.explain(one_past, Step(0, "red", "r12", "app"))
+    assert "MANJI-8.6" in ids(verdict)
+    two_past = make(game, {RED: [("r12", 0), "t30"]}, dice=4)
+    assert targets(game, two_past, "r12") == {"ctr1"}
+    after = game.apply(two_past, Step(0, "red", "r12", "ctr1"))
+    assert CENTRE in after.pieces[RED]
+    further = make(game, {RED: [("r12", 0), "t30"]}, dice=5)  # goes on round: r05
+    assert targets(game, further, "r12") == {"r05"}
+    landing = make(game, {RED: [("r12", 0), "t30"]}, dice=2)  # lands on the arrow: full turn
+    assert effect_clauses(game.explain(landing, Step(0, "red", "r12", "r02")), "turn") == [
+        "MANJI-8.2"
+    ]
+    on_turn = make(game, {RED: [("r12", 1), "t30"]}, dice=3)  # the full turn still ends exactly
+    assert targets(game, on_turn, "r12") == set()
+    taken = make(game, {RED: [("r12", 0), "t30"], BLUE: ["app", "home"]}, dice=3)
+    assert targets(game, taken, "r12") == {"r03"}  # approach taken: on round the circle
+    yellow = make(game, {YELLOW: ["yellow-l4", "t30"]}, to_move=YELLOW, dice=3)
+    assert targets(game, yellow, "yellow-l4") == {"app"}  # r01, r02 (arrow), approach
+    wrong = make(game, {RED: [("r12", 0), "t30"]}, dice=5)
+    assert ids(game.explain_attempt(wrong, "r12", "ctr1")) == ["MANJI-8.6"]
 
 
 # --- MANJI-9.x: winning -----------------------------------------------------------------------
@@ -692,9 +803,13 @@ def _same_after(game, state, a, b):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4]))
-def test_property_invariants(seed, players):
-    game = rules.get("manji", players=players)
+@given(
+    st.integers(0, 10**6), st.sampled_from([2, 3, 4]), st.sampled_from(["full-turn", "turn-off"])
+)
+def test_property_invariants(seed, players, arrow):
+    slide = "deepest-free" if seed % 2 else "stop-before"
+    options = {"arrow_square": arrow, "arrival_slide": slide}
+    game = rules.get("manji", players=players, options=options)
     for state, moves in _walk(game, seed, 5000):
         frozen = game.state_to_json(state)
         assert moves, state
@@ -763,10 +878,12 @@ def test_playouts_finish_for_every_player_count():
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 10**6))
-def test_property_any_hand_move_is_ruled_legal_only_when_it_is(seed):
+@given(st.integers(0, 10**6), st.sampled_from(["full-turn", "turn-off"]))
+def test_property_any_hand_move_is_ruled_legal_only_when_it_is(seed, arrow):
     """Never a wrong ruling: a pawn put anywhere is legal exactly when a legal move does that."""
-    game = rules.get("manji", players=4)
+    slide = "deepest-free" if seed % 2 else "stop-before"
+    options = {"arrow_square": arrow, "arrival_slide": slide}
+    game = rules.get("manji", players=4, options=options)
     chooser = rules.SeededChooser(seed + 1)
     free_ids = [s.id for s in game.board.spaces]
     for state, moves in _walk(game, seed, 1500):

@@ -460,6 +460,30 @@ def test_trm_3_5_no_turning_in_the_inner_circle():
     assert "a3" not in destinations(game, state, "b1")
 
 
+def test_trm_3_5_turning_on_an_inner_space_house_rule():
+    # The rulebook's reason ("there is no space in the exact center") forbids turning at the
+    # centre; whether a chain may change direction on an inner space, which is a space, is
+    # our reading. House rule turn_on_inner_spaces=True allows it; the centre stays straight.
+    state_args = (("b1",) + RED_FAR, ("a1", "a4", "b5") + BLUE_FAR, ("b1",))
+    default = make()
+    assert default.options["turn_on_inner_spaces"] is False
+    assert default.clause("TRM-3.5").option == "turn_on_inner_spaces"
+    game = make(turn_on_inner_spaces=True)
+    state = position(game, *state_args)
+    paths = {m.path for m in jumps_from(game, state, "b1")}
+    assert ("b1", "a3", "a1") in paths  # over a1 to a3, then turning over a4 to a1
+    assert ("b1", "a3", "c9") in paths  # straight on is still allowed
+    turn = Jump(0, "red", ("b1", "a3", "a1"), ("a1", "a4"))
+    assert game.explain(state, turn).legal
+    seen = moved(game.placement(state), "b1", "a1", remove=("a1", "a4"))
+    seen["a1"] = "red"
+    result = game.infer(state, seen)
+    assert result.kind == "legal" and result.move == turn
+    # the centre is no space: still no turning there
+    state = position(game, ("b1",) + RED_FAR, ("b2", "b8") + BLUE_FAR, ("b1",))
+    assert not {"a2", "a4", "b3", "b7"} & destinations(game, state, "b1")
+
+
 # --- four-player team game ------------------------------------------------------------------------
 
 
@@ -699,7 +723,13 @@ def _check_transition(game, state, move, after):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([2, 4]), st.booleans(), st.booleans(), st.booleans())
 def test_random_games_keep_the_invariants(seed, players, must_jump, centre_paths, stop):
-    game = make(players, must_jump=must_jump, centre_paths=centre_paths, promotion_ends_move=stop)
+    game = make(
+        players,
+        must_jump=must_jump,
+        centre_paths=centre_paths,
+        promotion_ends_move=stop,
+        turn_on_inner_spaces=bool(seed % 2),
+    )
     rng = random.Random(seed)
     state = game.initial_state()
     for _ in range(120):

@@ -183,8 +183,8 @@ CLAUSES = (
     Clause(
         "MANJI-5.1",
         "Capture",
-        "A pawn ending its move on an opponent's pawn outside the inner section captures it: "
-        "the captured pawn goes back to its house.",
+        "A pawn whose count lands on an opponent's pawn outside the inner section captures "
+        "it: the captured pawn goes back to its house.",
         "To play",
     ),
     Clause(
@@ -220,10 +220,12 @@ CLAUSES = (
     Clause(
         "MANJI-6.3",
         "Arrival: as far inside as possible",
-        "A pawn that lands on its arrival square carries on in the same move down its lane "
-        "to the deepest free square, stopping before a pawn in the lane.",
+        "A pawn that lands on its arrival square (capturing an opponent there) carries on in "
+        "the same move down its lane as far as it can, stopping before its partner pawn in "
+        "the lane (house rule: passing it, to the deepest free square).",
         "1. Entrance",
         interpretation=True,
+        option="arrival_slide",
     ),
     Clause(
         "MANJI-6.4",
@@ -236,8 +238,8 @@ CLAUSES = (
     Clause(
         "MANJI-7.1",
         "Shortcut",
-        "A pawn whose move ends on the circle of its own colour may, as part of that move, "
-        "follow the arrow to the small-circle square at its tip.",
+        "A pawn whose move ends on the circle of its own colour (capturing an opponent there) "
+        "may, as part of that move, follow the arrow to the small-circle square at its tip.",
         "2. The Shortcut",
         interpretation=True,
     ),
@@ -252,9 +254,11 @@ CLAUSES = (
         "MANJI-8.1",
         "Round the small circle",
         "In the small inner circle pawns move clockwise, going round as often as needed, "
-        "until one lands exactly on the arrow square.",
+        "until one lands exactly on the arrow square (or, with house rule MANJI-8.6, passes "
+        "it by a count that fits).",
         "The small inner circle",
         interpretation=True,
+        option="arrow_square",
     ),
     Clause(
         "MANJI-8.2",
@@ -267,8 +271,10 @@ CLAUSES = (
         "MANJI-8.3",
         "Two squares to the centre",
         "After its full turn a pawn on the arrow square has two squares left: the approach "
-        "and the central square, reached only by exact count.",
+        "and the central square, reached only by exact count. A 2 may pass a pawn standing "
+        "on the approach.",
         "The small inner circle, note",
+        interpretation=True,
     ),
     Clause(
         "MANJI-8.4",
@@ -299,6 +305,16 @@ CLAUSES = (
         "Interior section",
         interpretation=True,
     ),
+    Clause(
+        "MANJI-8.6",
+        "Turning off at the arrow (house rule)",
+        "With this house rule a circling pawn whose count passes the arrow square turns off "
+        "there: one square past it is the approach (if free), two the central square; a "
+        "longer count goes on round. Only a pawn landing on the arrow makes the full turn.",
+        "The small inner circle",
+        interpretation=True,
+        option="arrow_square",
+    ),
 )
 
 OPTIONS = (
@@ -324,6 +340,24 @@ OPTIONS = (
         "A pawn stopped short in the small circle: always a legal choice, or only when no pawn "
         "can use the full count.",
         "MANJI-8.5",
+    ),
+    Option(
+        "arrival_slide",
+        "stop-before",
+        ("stop-before", "deepest-free"),
+        "A pawn landing on its arrival square slides down its lane: stopping before its partner "
+        "pawn there (stop-before), or passing it to the deepest free square (deepest-free).",
+        "MANJI-6.3",
+    ),
+    Option(
+        "arrow_square",
+        "full-turn",
+        ("full-turn", "turn-off"),
+        "The arrow square of the small circle: the only way to the centre, reached by landing "
+        "on it and then a full turn (full-turn); or a turn-off that a pawn passing it takes to "
+        "the approach or the central square, the full turn being only for landing on it "
+        "(turn-off).",
+        "MANJI-8.1",
     ),
 )
 
@@ -647,8 +681,11 @@ class Manji(Game):
                 return []
             if j == LAP:
                 deepest = -1
+                passing = self.options["arrival_slide"] == "deepest-free"
                 for k, lane_sq in enumerate(self._lane[p]):
                     if lane_sq in occ:
+                        if passing:
+                            continue
                         break
                     deepest = k
                 if deepest >= 0:
@@ -672,10 +709,15 @@ class Manji(Game):
             path = lane[k + 1 :] + [self._ring[(entry + t) % RING] for t in range(steps)]
             path = path[:steps]
             reached = 0
+            turn_off = self.options["arrow_square"] == "turn-off"
             for sq in path:
                 if sq in ring_pos and sq in occ:
                     break
                 reached += 1
+                if turn_off and sq == self._arrow and reached < steps:
+                    option = self._turn_off(p, frm, node, steps - reached, occ)
+                    if option is not None:
+                        return [option]
             if reached == 0:
                 return []
             dest = path[reached - 1]
@@ -702,10 +744,16 @@ class Manji(Game):
                 if steps > remaining:
                     return []
             reached = 0
+            turn_off = stage == 0 and self.options["arrow_square"] == "turn-off"
             for t in range(1, steps + 1):
-                if self._ring[(i + t) % RING] in occ:
+                sq = self._ring[(i + t) % RING]
+                if sq in occ:
                     break
                 reached = t
+                if turn_off and sq == self._arrow and t < steps:
+                    option = self._turn_off(p, frm, node, steps - t, occ)
+                    if option is not None:
+                        return [option]
             if reached == 0:
                 return []
             dest = self._ring[(i + reached) % RING]
@@ -722,6 +770,16 @@ class Manji(Game):
                 to = self._centre_ids[0]
                 return [(self._step(p, frm, to), node, CENTRE, -1, "centre", -1)]
         return []
+
+    def _turn_off(self, p: int, frm: str, node: int, rest: int, occ: dict) -> tuple | None:
+        """House rule MANJI-8.6: `rest` squares left after passing the arrow square."""
+        if rest == 1 and self._approach not in occ:
+            dest = self._approach
+            return (self._step(p, frm, self._ids[dest]), node, dest, -1, "turn off", -1)
+        if rest == 2:
+            to = self._centre_ids[0]
+            return (self._step(p, frm, to), node, CENTRE, -1, "turn off", -1)
+        return None  # a longer count (or a taken approach): on round the circle
 
     # Applying moves --------------------------------------------------------------------------
     def apply(self, state: ManjiState, move: Move) -> ManjiState:
@@ -915,6 +973,8 @@ class Manji(Game):
                 clauses.append("MANJI-8.2")
         elif tag in ("approach", "centre"):
             clauses.append("MANJI-8.3")
+        elif tag == "turn off":
+            clauses.append("MANJI-8.6")
         if new == CENTRE:
             clauses.append("MANJI-9.2")
             effects.append(
@@ -1007,9 +1067,22 @@ class Manji(Game):
         # Same roll on an empty board: then the pawns in the way are the reason.
         free = self._pawn_options(p, node, dice, steps, empty)
         if any(o[0].to == to for o in free):
+            tag = next(o[4] for o in free if o[0].to == to)
+            if tag == "turn off":
+                if kind == "approach" and self._approach in self._occupancy(state.pieces):
+                    return self._against("MANJI-8.6", "a pawn already stands on the approach")
+                return self._against(
+                    "MANJI-8.4", "pawns cannot pass each other in the small circle"
+                )
             if kind in ("ring", "tip", "arrow"):
-                tag = next(o[4] for o in free if o[0].to == to)
                 if tag == "shortcut":
+                    circle = self._shortcut[p]
+                    if self._occupancy(state.pieces).get(circle) == p:
+                        return self._against(
+                            "MANJI-2.5",
+                            f"your own pawn stands on {self._ids[circle]}, the circle the "
+                            "shortcut starts from",
+                        )
                     return self._against("MANJI-7.2", f"a pawn stands on the shortcut's tip {to}")
                 return self._against(
                     "MANJI-8.4", "pawns cannot pass each other in the small circle"
@@ -1044,6 +1117,20 @@ class Manji(Game):
                 )
             if target in self._rpos[p]:
                 ahead = self._rpos[p][target] - pos
+                onward = ahead % len(self._route[p])  # squares forward, round the track
+                if ahead <= 0 and 0 < onward <= 7 and pos + onward > LAP:
+                    # carried on round the track past its own arrival square
+                    where = self._ids[arrival]
+                    if pos + steps > LAP:
+                        return self._against(
+                            "MANJI-6.2",
+                            f"the arrival square {where} is {_squares(LAP - pos)} away; {roll}",
+                        )
+                    return self._against(
+                        "MANJI-6.1",
+                        f"the lap ends on the arrival square {where}; from there a pawn goes "
+                        "inside, never round again",
+                    )
                 if ahead <= 0:
                     return self._against("MANJI-2.4", "pawns move forward (clockwise) only")
                 if pos + steps > LAP:
@@ -1061,7 +1148,19 @@ class Manji(Game):
                 )
             return self._against("MANJI-8.3", "the centre is reached only from the arrow square")
         if kind in ("track", "exit", "arrival", "shortcut"):
+            if pos == LAP:
+                return self._against(
+                    "MANJI-6.1", "a pawn on its arrival square goes on only inside, down its lane"
+                )
             return self._against("MANJI-6.1", "a pawn in the inner section never goes back out")
+        circling = node < n and (space in self._ring_pos or space in self._lane_pos[p])
+        if kind in ("centre", "approach") and circling:
+            if self.options["arrow_square"] == "turn-off":
+                return self._against(
+                    "MANJI-8.6",
+                    "a pawn turns off at the arrow square only when its count ends one square "
+                    f"past it (the approach) or two (the central square); {roll}",
+                )
         if kind == "centre" or kind == "approach":
             return self._against(
                 "MANJI-8.3",

@@ -174,9 +174,10 @@ CLAUSES = (
         "No turning in the inner circle",
         "There is no space at the centre, so a move crossing the middle goes straight on; "
         "a piece that lands on an inner space during a series of jumps may go on jumping "
-        "only in the same direction.",
+        "only in the same direction (house rule: it may turn there, the centre excepted).",
         "3. Promotion, note",
         interpretation=True,
+        option="turn_on_inner_spaces",
     ),
     Clause(
         "TRM-4.1",
@@ -273,6 +274,14 @@ OPTIONS = (
         "Whether arriving in the inner circle ends a series of jumps (off: the piece may "
         "jump on, and is promoted all the same).",
         "TRM-I.2",
+    ),
+    Option(
+        "turn_on_inner_spaces",
+        False,
+        (False, True),
+        "Whether a series of jumps may change direction on an inner space (on: only the centre, "
+        "where there is no space, keeps pieces going straight).",
+        "TRM-3.5",
     ),
 )
 
@@ -616,6 +625,7 @@ class TheRightMoves(Game):
         bits, ring, rays, ids = self._bits, self._ring, self._rays, self._ids
         colour = self.colours[person]
         stop_inner = self.options["promotion_ends_move"] and not crowned
+        turn_inner = self.options["turn_on_inner_spaces"]
 
         def search(
             pos: int,
@@ -628,7 +638,7 @@ class TheRightMoves(Game):
         ) -> None:
             extended = False
             if not (move is not None and stop_inner and ring[pos] == 0):  # TRM-I.2
-                turning_ok = move is None or ring[pos] != 0  # TRM-3.5
+                turning_ok = move is None or turn_inner or ring[pos] != 0  # TRM-3.5
                 for direction, ray in rays[pos]:
                     if len(ray) < 2:
                         continue
@@ -838,7 +848,8 @@ class TheRightMoves(Game):
                 return self._against("TRM-2.2", f"there is no piece to jump on {over_id}")
             if occ & bits[land]:
                 return self._against("TRM-2.2", f"{land_id} is not empty")
-            if hop and self._ring[pos] == 0 and direction != came:
+            turn_inner = self.options["turn_on_inner_spaces"]
+            if hop and self._ring[pos] == 0 and direction != came and not turn_inner:
                 return self._against("TRM-3.5", f"the jump turns on {self._ids[pos]}")
             if not free and self._ring[land] > self._ring[pos]:
                 return self._against("TRM-1.2", f"{where} moves away from the centre")
@@ -951,7 +962,10 @@ class TheRightMoves(Game):
         inner space (its ring neighbours, the space across the centre, or the spoke space
         reached only by crossing the centre). A piece landing on an inner space stops
         (TRM-I.2, or its spoke ends there without centre paths) or goes straight on
-        (TRM-3.5): over the next inner space, unless it arrived by jumping one.
+        (TRM-3.5): over the next inner space, unless it arrived by jumping one. With
+        turn_on_inner_spaces it may also turn there; the rule above still holds, since every
+        neighbour of an inner space is inner but its spoke space, and a piece that arrived
+        by that spoke has just jumped the piece on it.
         The property tests check this for every option."""
         result = super().infer(state, placement)
         if result.kind == "legal":
