@@ -49,6 +49,7 @@ from ..geometry import Board, Region, Space
 from ..moves import Move, Pass, Roll, Step
 from ..options import Option
 from ..registry import register
+from ..rolloff import record_roll
 
 # --- clauses ------------------------------------------------------------------------------
 
@@ -837,18 +838,10 @@ class Manji(Game):
         return ManjiState(nxt, "roll", 0, pieces, nxt, 0, NOBODY, ())
 
     def _apply_rolloff(self, state: ManjiState, value: int) -> ManjiState:
-        rolls = list(state.rolloff)
-        rolls[state.to_move] = value
-        waiting = [q for q, r in enumerate(rolls) if r == 0]
-        if waiting:
-            return state._replace(to_move=waiting[0], actor=waiting[0], rolloff=tuple(rolls))
-        low = min(r for r in rolls if r > 0)
-        leaders = [q for q, r in enumerate(rolls) if r == low]
-        if len(leaders) > 1:
-            again = tuple(0 if r == low else -1 for r in rolls)
-            return state._replace(to_move=leaders[0], actor=leaders[0], rolloff=again)
-        first = leaders[0]
-        return ManjiState(first, "roll", 0, state.pieces, first, 0, NOBODY, ())
+        rolls, seat, decided = record_roll(state.rolloff, state.to_move, value, lowest=True)
+        if not decided:
+            return state._replace(to_move=seat, actor=seat, rolloff=rolls)
+        return ManjiState(seat, "roll", 0, state.pieces, seat, 0, NOBODY, ())
 
     # Verdicts ------------------------------------------------------------------------------
     def explain(self, state: ManjiState, move: Move) -> Verdict:
