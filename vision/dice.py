@@ -441,6 +441,118 @@ def _empty_dip(
     return float((body - vals.min(1)).max() / max(depth, 1.0))
 
 
+def _pip_beyond(
+    grey: np.ndarray,
+    ps: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    a: float,
+    ang: float,
+    diagonal: bool = False,
+) -> bool:
+    """Is there an undetected pip just beyond the fitted face, on the same bright body?
+
+    A bigger face that lost pips to the detector leaves a smaller pattern (a six's middle row
+    fits a two turned by 45 degrees, with its other pips at 2a straight out from the fitted
+    face's centre). The image still shows those pips: a dark spot, as dark as a pip, with
+    bright die body all round it, says this face is part of a bigger one."""
+    body = float(np.median([p.body for p in ps]))
+    depth = float(np.mean([p.contrast for p in ps]))
+    t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = np.stack([np.cos(t), np.sin(t)], 1)
+    c, s = np.cos(ang), np.sin(ang)
+    rot = np.array([[c, -s], [s, c]])
+    f1 = np.linspace(-1.6, 1.6, 7)
+    fine = np.array([[u, v] for u in f1 for v in f1 if u * u + v * v <= 2.6])
+    own = (np.array([[p.x, p.y] for p in ps]) - centre) @ np.linalg.inv(inv).T
+    # search about 2a out on each axis, 0.6a to the side
+    g = np.linspace(-0.6, 0.6, 5)
+    disc = np.array([[u, v] for u in g for v in np.linspace(-0.6, 0.6, 7)])
+    spots = [((2.0, 0.0), 2.45), ((-2.0, 0.0), 2.45), ((0.0, 2.0), 2.45), ((0.0, -2.0), 2.45)]
+    if diagonal:
+        # a two or three on the diagonal may be a row or column of a six: the other row or
+        # column lies across the diagonal, as far out as a touching die's pips (then it must
+        # be joined to this face by bright body, no crease)
+        spots += [((2.0, -2.0), 3.1), ((-2.0, 2.0), 3.1)]
+    for spot, reach in spots:
+        # the darkest point near the spot (perspective and layout error move it a little)
+        off = disc if spot[0] else disc[:, ::-1]
+        near = (np.array(spot) + off) * a
+        vals = _sample(grey, centre + (near @ rot.T) @ inv.T)
+        if np.any(vals < 0):
+            continue
+        i = int(vals.argmin())
+        v = float(vals[i])
+        if body - v < 0.5 * depth:
+            continue
+        # the dark blob's centre (the edge of a pip further out may be the darkest point)
+        blob = near[i] @ rot.T + fine  # face frame, pip radii
+        bv = _sample(grey, centre + blob @ inv.T)
+        wgt = np.clip(v + 0.5 * (body - v) - bv, 0.0, None) * (bv >= 0)
+        mid = (blob * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
+        rad = float(np.hypot(*mid)) / a
+        if not 1.5 <= rad <= reach:
+            continue
+        if rad > 2.45 and not _joined(grey, centre, inv, own, mid, 0.85 * body):
+            continue
+        # ... must be a round blob: bright body two pip radii out all round it
+        around = _sample(grey, centre + (mid + 2.2 * ring) @ inv.T)
+        if np.all(around > v + 0.6 * (body - v)):
+            return True
+    return False
+
+
+def _joined(
+    grey: np.ndarray,
+    centre: np.ndarray,
+    inv: np.ndarray,
+    own: np.ndarray,
+    mid: np.ndarray,
+    level: float,
+) -> bool:
+    """Is the way from the face centre to a point (face frame, pip radii) bright die body all
+    along, apart from the face's own pips (``own``) and the blob around the point itself?"""
+    t = np.linspace(0.0, 1.0, 40)[:, None]
+    pts = t * mid[None, :]
+    keep = np.hypot(*(pts - mid).T) > 1.8
+    for q in own:
+        keep &= np.hypot(*(pts - q).T) > 1.8
+    if np.count_nonzero(keep) < 2:
+        return True
+    vals = _sample(grey, centre + pts[keep] @ inv.T)
+    return bool(np.all(vals >= level))
+
+
+def _one_centred(grey: np.ndarray, p: Pip, body: float) -> bool:
+    """Does the lone pip sit in the middle of its own face, as a one's pip does?
+
+    Rays from the pip run over bright body until the face ends (edge, table or another pip);
+    a one's face ends about as far out on opposite sides, while the corner pip of a two whose
+    other pip was missed sees the near face edge on one side and its partner far on the other."""
+    h, w = grey.shape
+    inner = body - p.contrast
+    level = inner + 0.6 * (body - inner)
+    t = np.deg2rad(np.arange(0.0, 360.0, 22.5))
+    wh = p.whitener()
+    inv = np.linalg.inv(wh)  # pip-radius units -> image
+    steps = np.arange(1.5, 9.01, 0.25)
+    lengths = []
+    for ti in t:
+        d = inv @ np.array([np.cos(ti), np.sin(ti)])
+        xs = np.round(p.x + steps * d[0]).astype(int)
+        ys = np.round(p.y + steps * d[1]).astype(int)
+        inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+        vals = np.zeros(len(steps))
+        vals[inside] = grey[ys[inside], xs[inside]]
+        dark = np.flatnonzero(vals < level)
+        lengths.append(steps[dark[0]] if len(dark) else steps[-1])
+    lengths = np.array(lengths)
+    n = len(lengths) // 2
+    lo = np.minimum(lengths[:n], lengths[n:])
+    hi = np.maximum(lengths[:n], lengths[n:])
+    return bool(np.all(hi <= 1.7 * lo + 0.5))
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -502,6 +614,13 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         for j in np.flatnonzero(dist < 2.0):
             if _shape_compatible(ps[0], others[j]):
                 return None
+        if k >= 2:
+            # a same-plane pip within 2.35a is part of this face's die (a touching die's pips
+            # start about 2.7a out): this face is a piece of a bigger one that lost pips
+            near = np.hypot(loc[:, 0], loc[:, 1]) < 2.35
+            for j in np.flatnonzero(near & (dist >= 2.0)):
+                if _shape_compatible(ps[0], others[j]):
+                    return None
     # a face cut by the image border may hide pips: not readable (but it still shows where
     # a die is, so it may still outrank that die's side faces)
     sq = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T
@@ -522,6 +641,10 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp)
+    if k == 1 and body_ok > 0 and not _one_centred(grey, ps[0], ps[0].body):
+        body_ok = 0.0
+    if 2 <= k <= 4 and body_ok > 0 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3):
+        body_ok = 0.0
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
     fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
