@@ -523,6 +523,51 @@ def _joined(
     return bool(np.all(vals >= level))
 
 
+def _partner_pip(grey: np.ndarray, p: Pip, body: float, pips: list[Pip]) -> bool:
+    """Is there an undetected pip on the same bright body as a lone pip, as far out as the
+    other pip of a two or three (2.8a: 4.5 to 9 pip radii)? Rays from the pip run over bright
+    body; one that ends in a round blob as dark as a pip (bright all round) found a partner,
+    unless the detector found a pip there of another shape (a side face's, foreshortened)."""
+    h, w = grey.shape
+    wh = p.whitener()
+    inv = np.linalg.inv(wh)  # pip-radius units -> image
+    t = np.deg2rad(np.arange(0.0, 360.0, 15.0))
+    dirs = np.stack([np.cos(t), np.sin(t)], 1)
+    steps = np.arange(2.0, 9.01, 0.5)
+    pts = dirs[:, None, :] * steps[None, :, None]  # rays x steps x 2, pip frame
+    vals = _sample(grey, np.array([p.x, p.y]) + pts.reshape(-1, 2) @ inv.T).reshape(len(t), -1)
+    ring = np.stack([np.cos(t[::3]), np.sin(t[::3])], 1)
+    f1 = np.linspace(-1.6, 1.6, 7)
+    fine = np.array([[u, v] for u in f1 for v in f1 if u * u + v * v <= 2.6])
+    for r in range(len(t)):
+        end = np.flatnonzero((vals[r] < 0.9 * body) | (vals[r] < 0))
+        if not len(end) or vals[r, end[0]] < 0:
+            continue
+        j = end[0]
+        seg = vals[r, j : j + 3]
+        seg = seg[seg >= 0]
+        v = float(seg.min())
+        if body - v < 0.5 * p.contrast:
+            continue
+        blob = pts[r, j] + dirs[r] + fine
+        bv = _sample(grey, np.array([p.x, p.y]) + blob @ inv.T)
+        wgt = np.clip(v + 0.5 * (body - v) - bv, 0.0, None) * (bv >= 0)
+        mid = (blob * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
+        if not 4.5 <= float(np.hypot(*mid)) <= 9.0:
+            continue
+        around = _sample(grey, np.array([p.x, p.y]) + (mid + 2.2 * ring) @ inv.T)
+        # ... on the same face: as bright as the pip's own surround (a side face is shaded)
+        if not (np.all(around > v + 0.6 * (body - v)) and np.median(around) >= 0.92 * body):
+            continue
+        xy = np.array([p.x, p.y]) + inv @ mid
+        if not any(
+            np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major and not _shape_compatible(p, q)
+            for q in pips
+        ):
+            return True
+    return False
+
+
 def _one_centred(grey: np.ndarray, p: Pip, body: float) -> bool:
     """Does the lone pip sit in the middle of its own face, as a one's pip does?
 
@@ -641,7 +686,13 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp)
-    if k == 1 and body_ok > 0 and not _one_centred(grey, ps[0], ps[0].body):
+    if (
+        k == 1
+        and body_ok > 0
+        and (
+            not _one_centred(grey, ps[0], ps[0].body) or _partner_pip(grey, ps[0], ps[0].body, pips)
+        )
+    ):
         body_ok = 0.0
     if 2 <= k <= 4 and body_ok > 0 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3):
         body_ok = 0.0
