@@ -523,6 +523,49 @@ def _joined(
     return bool(np.all(vals >= level))
 
 
+def _parallel_column(
+    grey: np.ndarray, ps: list[Pip], centre: np.ndarray, inv: np.ndarray, wh: np.ndarray
+) -> bool:
+    """Is a three one column of a six, beside a parallel column whose pips the detector lost?
+
+    Looks beside the three's line, as far out as a six's other column sits (0.6 to 1.7 times the
+    line's length): two or more pip-dark round blobs where the three's pips would fall, on
+    bright body joined to this face, say the face is a six."""
+    body = float(np.median([p.body for p in ps]))
+    depth = float(np.mean([p.contrast for p in ps]))
+    own = (np.array([[p.x, p.y] for p in ps]) - centre) @ wh.T  # face frame, pip radii
+    d = own[:, None, :] - own[None, :, :]
+    i, j = np.unravel_index(np.argmax((d**2).sum(2)), d.shape[:2])
+    line = own[i] - own[j]
+    length = float(np.hypot(*line))
+    nrm = np.array([-line[1], line[0]]) / max(length, 1e-9)
+    t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = 2.2 * np.stack([np.cos(t), np.sin(t)], 1)
+    g = np.linspace(-2.0, 2.0, 9)
+    disc = np.array([[u, v] for u in g for v in g if u * u + v * v <= 4.0])
+    for sign in (1.0, -1.0):
+        for frac in (0.6, 0.75, 0.9, 1.1, 1.3, 1.5, 1.7):
+            shift = sign * frac * length * nrm
+            hits = 0
+            for q in own + shift:
+                near = q + disc
+                vals = _sample(grey, centre + near @ inv.T)
+                if np.any(vals < 0):
+                    continue
+                v = float(vals.min())
+                if body - v < 0.5 * depth:
+                    continue
+                # the blob's centre: the darkest point may lie off it, near its rim
+                wgt = np.clip(v + 0.5 * (body - v) - vals, 0.0, None)
+                m = (near * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
+                around = _sample(grey, centre + (m + ring) @ inv.T)
+                if np.all(around > v + 0.6 * (body - v)):
+                    hits += 1
+            if hits >= 2 and _joined(grey, centre, inv, own, shift, 0.85 * body):
+                return True
+    return False
+
+
 def _partner_pip(grey: np.ndarray, p: Pip, body: float, pips: list[Pip]) -> bool:
     """Is there an undetected pip on the same bright body as a lone pip, as far out as the
     other pip of a two or three (2.8a: 4.5 to 9 pip radii)? Rays from the pip run over bright
@@ -693,6 +736,8 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
             not _one_centred(grey, ps[0], ps[0].body) or _partner_pip(grey, ps[0], ps[0].body, pips)
         )
     ):
+        body_ok = 0.0
+    if k == 3 and body_ok > 0 and _parallel_column(grey, ps, centre, inv, wh):
         body_ok = 0.0
     if 2 <= k <= 4 and body_ok > 0 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3):
         body_ok = 0.0
