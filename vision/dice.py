@@ -524,7 +524,12 @@ def _joined(
 
 
 def _parallel_column(
-    grey: np.ndarray, ps: list[Pip], centre: np.ndarray, inv: np.ndarray, wh: np.ndarray
+    grey: np.ndarray,
+    ps: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    wh: np.ndarray,
+    pips: list[Pip],
 ) -> bool:
     """Is a three one column of a six, beside a parallel column whose pips the detector lost?
 
@@ -559,7 +564,19 @@ def _parallel_column(
                 wgt = np.clip(v + 0.5 * (body - v) - vals, 0.0, None)
                 m = (near * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
                 around = _sample(grey, centre + (m + ring) @ inv.T)
-                if np.all(around > v + 0.6 * (body - v)):
+                # (bright all round but for one point: the pips of a column are close), as
+                # bright as this face (a side face is shaded), not a detected pip of another
+                # shape (a side face's, foreshortened)
+                if np.count_nonzero(around > v + 0.6 * (body - v)) < 7:
+                    continue
+                if np.median(around) < 0.92 * body:
+                    continue
+                xy = centre + inv @ m
+                if not any(
+                    np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major
+                    and not _shape_compatible(ps[0], q)
+                    for q in pips
+                ):
                     hits += 1
             if hits >= 2 and _joined(grey, centre, inv, own, shift, 0.85 * body):
                 return True
@@ -737,7 +754,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         )
     ):
         body_ok = 0.0
-    if k == 3 and body_ok > 0 and _parallel_column(grey, ps, centre, inv, wh):
+    if k == 3 and body_ok > 0 and _parallel_column(grey, ps, centre, inv, wh, pips):
         body_ok = 0.0
     if 2 <= k <= 4 and body_ok > 0 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3):
         body_ok = 0.0
