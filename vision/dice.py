@@ -531,11 +531,12 @@ def _parallel_column(
     wh: np.ndarray,
     pips: list[Pip],
 ) -> bool:
-    """Is a three one column of a six, beside a parallel column whose pips the detector lost?
+    """Is a two or three one column of a six (or one side of a four) beside a parallel line
+    whose pips the detector lost?
 
-    Looks beside the three's line, as far out as a six's other column sits (0.6 to 1.7 times the
-    line's length): two or more pip-dark round blobs where the three's pips would fall, on
-    bright body joined to this face, say the face is a six."""
+    Looks beside the face's line of pips, as far out as a six's other column sits (0.6 to 1.7
+    times the line's length): two or more pip-dark round blobs where the face's pips would fall,
+    on bright body joined to this face, say the face is part of a bigger one."""
     body = float(np.median([p.body for p in ps]))
     depth = float(np.mean([p.contrast for p in ps]))
     own = (np.array([[p.x, p.y] for p in ps]) - centre) @ wh.T  # face frame, pip radii
@@ -754,7 +755,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         )
     ):
         body_ok = 0.0
-    if k == 3 and body_ok > 0 and _parallel_column(grey, ps, centre, inv, wh, pips):
+    if k in (2, 3) and body_ok > 0 and _parallel_column(grey, ps, centre, inv, wh, pips):
         body_ok = 0.0
     if 2 <= k <= 4 and body_ok > 0 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3):
         body_ok = 0.0
