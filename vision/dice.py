@@ -549,38 +549,41 @@ def _parallel_column(
     ring = 2.2 * np.stack([np.cos(t), np.sin(t)], 1)
     g = np.linspace(-2.0, 2.0, 9)
     disc = np.array([[u, v] for u in g for v in g if u * u + v * v <= 4.0])
-    for sign in (1.0, -1.0):
-        for frac in (0.6, 0.75, 0.9, 1.1, 1.3, 1.5, 1.7):
-            shift = sign * frac * length * nrm
-            hits = 0
-            for q in own + shift:
-                near = q + disc
-                vals = _sample(grey, centre + near @ inv.T)
-                if np.any(vals < 0):
-                    continue
-                v = float(vals.min())
-                if body - v < 0.5 * depth:
-                    continue
-                # the blob's centre: the darkest point may lie off it, near its rim
-                wgt = np.clip(v + 0.5 * (body - v) - vals, 0.0, None)
-                m = (near * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
-                around = _sample(grey, centre + (m + ring) @ inv.T)
-                # (bright all round but for one point: the pips of a column are close), as
-                # bright as this face (a side face is shaded), not a detected pip of another
-                # shape (a side face's, foreshortened)
-                if np.count_nonzero(around > v + 0.6 * (body - v)) < 7:
-                    continue
-                if np.median(around) < 0.92 * body:
-                    continue
-                xy = centre + inv @ m
-                if not any(
-                    np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major
-                    and not _shape_compatible(ps[0], q)
-                    for q in pips
-                ):
-                    hits += 1
-            if hits >= 2 and _joined(grey, centre, inv, own, shift, 0.85 * body):
-                return True
+    fracs = np.array([0.6, 0.75, 0.9, 1.1, 1.3, 1.5, 1.7])
+    shifts = np.concatenate([fracs, -fracs])[:, None] * length * nrm[None, :]
+    # every spot beside every pip for every shift, sampled at once
+    near_all = (own[None, :, None, :] + shifts[:, None, None, :]) + disc[None, None, :, :]
+    vals_all = _sample(grey, centre + near_all.reshape(-1, 2) @ inv.T).reshape(near_all.shape[:3])
+    for si, shift in enumerate(shifts):
+        hits = 0
+        for qi in range(len(own)):
+            vals = vals_all[si, qi]
+            if np.any(vals < 0):
+                continue
+            v = float(vals.min())
+            if body - v < 0.5 * depth:
+                continue
+            near = near_all[si, qi]
+            # the blob's centre: the darkest point may lie off it, near its rim
+            wgt = np.clip(v + 0.5 * (body - v) - vals, 0.0, None)
+            m = (near * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
+            around = _sample(grey, centre + (m + ring) @ inv.T)
+            # (bright all round but for one point: the pips of a column are close), as
+            # bright as this face (a side face is shaded), not a detected pip of another
+            # shape (a side face's, foreshortened)
+            if np.count_nonzero(around > v + 0.6 * (body - v)) < 7:
+                continue
+            if np.median(around) < 0.92 * body:
+                continue
+            xy = centre + inv @ m
+            if not any(
+                np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major
+                and not _shape_compatible(ps[0], q)
+                for q in pips
+            ):
+                hits += 1
+        if hits >= 2 and _joined(grey, centre, inv, own, shift, 0.85 * body):
+            return True
     return False
 
 
@@ -642,21 +645,41 @@ def _one_centred(grey: np.ndarray, p: Pip, body: float) -> bool:
     wh = p.whitener()
     inv = np.linalg.inv(wh)  # pip-radius units -> image
     steps = np.arange(1.5, 9.01, 0.25)
-    lengths = []
-    for ti in t:
-        d = inv @ np.array([np.cos(ti), np.sin(ti)])
-        xs = np.round(p.x + steps * d[0]).astype(int)
-        ys = np.round(p.y + steps * d[1]).astype(int)
-        inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-        vals = np.zeros(len(steps))
-        vals[inside] = grey[ys[inside], xs[inside]]
-        dark = np.flatnonzero(vals < level)
-        lengths.append(steps[dark[0]] if len(dark) else steps[-1])
-    lengths = np.array(lengths)
+    d = np.stack([np.cos(t), np.sin(t)], 1) @ inv.T  # rays x 2, image direction
+    xs = np.round(p.x + steps[None, :] * d[:, :1]).astype(int)
+    ys = np.round(p.y + steps[None, :] * d[:, 1:]).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    vals = np.zeros(xs.shape)
+    vals[inside] = grey[ys[inside], xs[inside]]
+    dark = vals < level
+    # where each ray first meets something dark (the last step if never)
+    lengths = np.where(dark.any(1), steps[dark.argmax(1)], steps[-1])
     n = len(lengths) // 2
     lo = np.minimum(lengths[:n], lengths[n:])
     hi = np.maximum(lengths[:n], lengths[n:])
     return bool(np.all(hi <= 1.7 * lo + 0.5))
+
+
+def _part_of_bigger_face(
+    grey: np.ndarray,
+    ps: list[Pip],
+    pips: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    wh: np.ndarray,
+    a: float,
+    ang: float,
+) -> bool:
+    """Does the image show pips the detector missed that make this face part of a bigger one
+    (a two that is a side of a four, a three that is a column of a six, a one that is a corner
+    of a two)? Then no reading: a missed pip must never give a wrong value."""
+    k = len(ps)
+    if k == 1:
+        p = ps[0]
+        return not _one_centred(grey, p, p.body) or _partner_pip(grey, p, p.body, pips)
+    if k in (2, 3) and _parallel_column(grey, ps, centre, inv, wh, pips):
+        return True
+    return 2 <= k <= 4 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3)
 
 
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
@@ -747,18 +770,6 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp)
-    if (
-        k == 1
-        and body_ok > 0
-        and (
-            not _one_centred(grey, ps[0], ps[0].body) or _partner_pip(grey, ps[0], ps[0].body, pips)
-        )
-    ):
-        body_ok = 0.0
-    if k in (2, 3) and body_ok > 0 and _parallel_column(grey, ps, centre, inv, wh, pips):
-        body_ok = 0.0
-    if 2 <= k <= 4 and body_ok > 0 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3):
-        body_ok = 0.0
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
     fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
@@ -771,6 +782,8 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
+    if fit_conf > 0 and _part_of_bigger_face(grey, ps, pips, centre, inv, wh, a, ang):
+        fit_conf = 0.0
     strength = fit_conf  # how strongly this face claims to be a die's top, cut or not
     if cut:
         fit_conf = 0.0
