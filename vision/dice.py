@@ -15,7 +15,10 @@ Pure functions, numpy + cv2 only; no board needed. The reader works pip-first:
    are merged back when their union fits;
 5. verify every face: the layout's empty grid spots and the face margin must be bare die body
    (a missed pip must not turn a five into a four), no other pip may lie on the face, the face
-   must lie wholly inside the photo;
+   must lie wholly inside the photo; and the face must not be part of a bigger face whose
+   other pips the detector missed, judged from the image itself: no same-plane pip close
+   beyond it, no pip-dark round blob about 2a out or in a parallel line beside a two or
+   three (a six's other column), a one's pip mid-face with no lost partner on the same body;
 6. keep top faces: a side face seen from above is foreshortened (flatter, smaller pips), more
    shaded, and lies between its top face and the camera; which way that is, is learnt from the
    photo itself. Top faces in one photo share pip roundness and spacing;
