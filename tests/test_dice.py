@@ -322,3 +322,28 @@ def test_motion_blur_never_gives_a_wrong_value(length, angle):
         assert r.value == dice[centre][0], (r, centre)
     if length <= 5:
         assert len(readings) == 4
+
+
+def test_missed_pips_rarely_give_a_wrong_value():
+    """A pip detector that misses a random 12% of pips must make the reader report nothing
+    rather than a wrong value (a six missing pips is not a two). Measured on the bundled photos
+    (seeds 0, 1, 2): 1, 1, 0 wrong values (4, 4, 8 before the image checks); 0 is not reached
+    on every seed (on the 310-photo set 6/12/15 remain, mostly sixes and fours that lost two
+    pips)."""
+    from vision.dice_eval import evaluate_dropped
+
+    results = evaluate_dropped(_bundled(), fraction=0.12, seeds=(0, 1, 2))
+    wrong = [r["wrong_value"] for r in results]
+    assert max(wrong) <= 2 and sum(wrong) <= 4, wrong
+    # the reader still finds most dice
+    assert min(r["found_right"] for r in results) >= 55, results
+
+
+def test_dropped_pips_harness_restores_the_pip_finder():
+    import vision.dice
+    from vision.dice_eval import dropped_pips
+
+    real = vision.dice.find_pips
+    with dropped_pips(1.0, 0):
+        assert read_dice(cv2.imread(str(_bundled()[0][0]))) == []
+    assert vision.dice.find_pips is real

@@ -15,7 +15,10 @@ Pure functions, numpy + cv2 only; no board needed. The reader works pip-first:
    are merged back when their union fits;
 5. verify every face: the layout's empty grid spots and the face margin must be bare die body
    (a missed pip must not turn a five into a four), no other pip may lie on the face, the face
-   must lie wholly inside the photo;
+   must lie wholly inside the photo; and the face must not be part of a bigger face whose
+   other pips the detector missed, judged from the image itself: no same-plane pip close
+   beyond it, no pip-dark round blob about 2a out or in a parallel line beside a two or
+   three (a six's other column), a one's pip mid-face with no lost partner on the same body;
 6. keep top faces: a side face seen from above is foreshortened (flatter, smaller pips), more
    shaded, and lies between its top face and the camera; which way that is, is learnt from the
    photo itself. Top faces in one photo share pip roundness and spacing;
@@ -441,6 +444,247 @@ def _empty_dip(
     return float((body - vals.min(1)).max() / max(depth, 1.0))
 
 
+def _pip_beyond(
+    grey: np.ndarray,
+    ps: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    a: float,
+    ang: float,
+    diagonal: bool = False,
+) -> bool:
+    """Is there an undetected pip just beyond the fitted face, on the same bright body?
+
+    A bigger face that lost pips to the detector leaves a smaller pattern (a six's middle row
+    fits a two turned by 45 degrees, with its other pips at 2a straight out from the fitted
+    face's centre). The image still shows those pips: a dark spot, as dark as a pip, with
+    bright die body all round it, says this face is part of a bigger one."""
+    body = float(np.median([p.body for p in ps]))
+    depth = float(np.mean([p.contrast for p in ps]))
+    t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = np.stack([np.cos(t), np.sin(t)], 1)
+    c, s = np.cos(ang), np.sin(ang)
+    rot = np.array([[c, -s], [s, c]])
+    f1 = np.linspace(-1.6, 1.6, 7)
+    fine = np.array([[u, v] for u in f1 for v in f1 if u * u + v * v <= 2.6])
+    own = (np.array([[p.x, p.y] for p in ps]) - centre) @ np.linalg.inv(inv).T
+    # search about 2a out on each axis, 0.6a to the side
+    g = np.linspace(-0.6, 0.6, 5)
+    disc = np.array([[u, v] for u in g for v in np.linspace(-0.6, 0.6, 7)])
+    spots = [((2.0, 0.0), 2.45), ((-2.0, 0.0), 2.45), ((0.0, 2.0), 2.45), ((0.0, -2.0), 2.45)]
+    if diagonal:
+        # a two or three on the diagonal may be a row or column of a six: the other row or
+        # column lies across the diagonal, as far out as a touching die's pips (then it must
+        # be joined to this face by bright body, no crease)
+        spots += [((2.0, -2.0), 3.1), ((-2.0, 2.0), 3.1)]
+    for spot, reach in spots:
+        # the darkest point near the spot (perspective and layout error move it a little)
+        off = disc if spot[0] else disc[:, ::-1]
+        near = (np.array(spot) + off) * a
+        vals = _sample(grey, centre + (near @ rot.T) @ inv.T)
+        if np.any(vals < 0):
+            continue
+        i = int(vals.argmin())
+        v = float(vals[i])
+        if body - v < 0.5 * depth:
+            continue
+        # the dark blob's centre (the edge of a pip further out may be the darkest point)
+        blob = near[i] @ rot.T + fine  # face frame, pip radii
+        bv = _sample(grey, centre + blob @ inv.T)
+        wgt = np.clip(v + 0.5 * (body - v) - bv, 0.0, None) * (bv >= 0)
+        mid = (blob * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
+        rad = float(np.hypot(*mid)) / a
+        if not 1.5 <= rad <= reach:
+            continue
+        if rad > 2.45 and not _joined(grey, centre, inv, own, mid, 0.85 * body):
+            continue
+        # ... must be a round blob: bright body two pip radii out all round it
+        around = _sample(grey, centre + (mid + 2.2 * ring) @ inv.T)
+        if np.all(around > v + 0.6 * (body - v)):
+            return True
+    return False
+
+
+def _joined(
+    grey: np.ndarray,
+    centre: np.ndarray,
+    inv: np.ndarray,
+    own: np.ndarray,
+    mid: np.ndarray,
+    level: float,
+) -> bool:
+    """Is the way from the face centre to a point (face frame, pip radii) bright die body all
+    along, apart from the face's own pips (``own``) and the blob around the point itself?"""
+    t = np.linspace(0.0, 1.0, 40)[:, None]
+    pts = t * mid[None, :]
+    keep = np.hypot(*(pts - mid).T) > 1.8
+    for q in own:
+        keep &= np.hypot(*(pts - q).T) > 1.8
+    if np.count_nonzero(keep) < 2:
+        return True
+    vals = _sample(grey, centre + pts[keep] @ inv.T)
+    return bool(np.all(vals >= level))
+
+
+def _parallel_column(
+    grey: np.ndarray,
+    ps: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    wh: np.ndarray,
+    pips: list[Pip],
+) -> bool:
+    """Is a two or three one column of a six (or one side of a four) beside a parallel line
+    whose pips the detector lost?
+
+    Looks beside the face's line of pips, as far out as a six's other column sits (0.6 to 1.7
+    times the line's length): two or more pip-dark round blobs where the face's pips would fall,
+    on bright body joined to this face, say the face is part of a bigger one."""
+    body = float(np.median([p.body for p in ps]))
+    depth = float(np.mean([p.contrast for p in ps]))
+    own = (np.array([[p.x, p.y] for p in ps]) - centre) @ wh.T  # face frame, pip radii
+    d = own[:, None, :] - own[None, :, :]
+    i, j = np.unravel_index(np.argmax((d**2).sum(2)), d.shape[:2])
+    line = own[i] - own[j]
+    length = float(np.hypot(*line))
+    nrm = np.array([-line[1], line[0]]) / max(length, 1e-9)
+    t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = 2.2 * np.stack([np.cos(t), np.sin(t)], 1)
+    g = np.linspace(-2.0, 2.0, 9)
+    disc = np.array([[u, v] for u in g for v in g if u * u + v * v <= 4.0])
+    fracs = np.array([0.6, 0.75, 0.9, 1.1, 1.3, 1.5, 1.7])
+    shifts = np.concatenate([fracs, -fracs])[:, None] * length * nrm[None, :]
+    # every spot beside every pip for every shift, sampled at once
+    near_all = (own[None, :, None, :] + shifts[:, None, None, :]) + disc[None, None, :, :]
+    vals_all = _sample(grey, centre + near_all.reshape(-1, 2) @ inv.T).reshape(near_all.shape[:3])
+    for si, shift in enumerate(shifts):
+        hits = 0
+        for qi in range(len(own)):
+            vals = vals_all[si, qi]
+            if np.any(vals < 0):
+                continue
+            v = float(vals.min())
+            if body - v < 0.5 * depth:
+                continue
+            near = near_all[si, qi]
+            # the blob's centre: the darkest point may lie off it, near its rim
+            wgt = np.clip(v + 0.5 * (body - v) - vals, 0.0, None)
+            m = (near * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
+            around = _sample(grey, centre + (m + ring) @ inv.T)
+            # (bright all round but for one point: the pips of a column are close), as
+            # bright as this face (a side face is shaded), not a detected pip of another
+            # shape (a side face's, foreshortened)
+            if np.count_nonzero(around > v + 0.6 * (body - v)) < 7:
+                continue
+            if np.median(around) < 0.92 * body:
+                continue
+            xy = centre + inv @ m
+            if not any(
+                np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major
+                and not _shape_compatible(ps[0], q)
+                for q in pips
+            ):
+                hits += 1
+        if hits >= 2 and _joined(grey, centre, inv, own, shift, 0.85 * body):
+            return True
+    return False
+
+
+def _partner_pip(grey: np.ndarray, p: Pip, body: float, pips: list[Pip]) -> bool:
+    """Is there an undetected pip on the same bright body as a lone pip, as far out as the
+    other pip of a two or three (2.8a: 4.5 to 9 pip radii)? Rays from the pip run over bright
+    body; one that ends in a round blob as dark as a pip (bright all round) found a partner,
+    unless the detector found a pip there of another shape (a side face's, foreshortened)."""
+    h, w = grey.shape
+    wh = p.whitener()
+    inv = np.linalg.inv(wh)  # pip-radius units -> image
+    t = np.deg2rad(np.arange(0.0, 360.0, 15.0))
+    dirs = np.stack([np.cos(t), np.sin(t)], 1)
+    steps = np.arange(2.0, 9.01, 0.5)
+    pts = dirs[:, None, :] * steps[None, :, None]  # rays x steps x 2, pip frame
+    vals = _sample(grey, np.array([p.x, p.y]) + pts.reshape(-1, 2) @ inv.T).reshape(len(t), -1)
+    ring = np.stack([np.cos(t[::3]), np.sin(t[::3])], 1)
+    f1 = np.linspace(-1.6, 1.6, 7)
+    fine = np.array([[u, v] for u in f1 for v in f1 if u * u + v * v <= 2.6])
+    for r in range(len(t)):
+        end = np.flatnonzero((vals[r] < 0.9 * body) | (vals[r] < 0))
+        if not len(end) or vals[r, end[0]] < 0:
+            continue
+        j = end[0]
+        seg = vals[r, j : j + 3]
+        seg = seg[seg >= 0]
+        v = float(seg.min())
+        if body - v < 0.5 * p.contrast:
+            continue
+        blob = pts[r, j] + dirs[r] + fine
+        bv = _sample(grey, np.array([p.x, p.y]) + blob @ inv.T)
+        wgt = np.clip(v + 0.5 * (body - v) - bv, 0.0, None) * (bv >= 0)
+        mid = (blob * wgt[:, None]).sum(0) / max(float(wgt.sum()), 1e-9)
+        if not 4.5 <= float(np.hypot(*mid)) <= 9.0:
+            continue
+        around = _sample(grey, np.array([p.x, p.y]) + (mid + 2.2 * ring) @ inv.T)
+        # ... on the same face: as bright as the pip's own surround (a side face is shaded)
+        if not (np.all(around > v + 0.6 * (body - v)) and np.median(around) >= 0.92 * body):
+            continue
+        xy = np.array([p.x, p.y]) + inv @ mid
+        if not any(
+            np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major and not _shape_compatible(p, q)
+            for q in pips
+        ):
+            return True
+    return False
+
+
+def _one_centred(grey: np.ndarray, p: Pip, body: float) -> bool:
+    """Does the lone pip sit in the middle of its own face, as a one's pip does?
+
+    Rays from the pip run over bright body until the face ends (edge, table or another pip);
+    a one's face ends about as far out on opposite sides, while the corner pip of a two whose
+    other pip was missed sees the near face edge on one side and its partner far on the other."""
+    h, w = grey.shape
+    inner = body - p.contrast
+    level = inner + 0.6 * (body - inner)
+    t = np.deg2rad(np.arange(0.0, 360.0, 22.5))
+    wh = p.whitener()
+    inv = np.linalg.inv(wh)  # pip-radius units -> image
+    steps = np.arange(1.5, 9.01, 0.25)
+    d = np.stack([np.cos(t), np.sin(t)], 1) @ inv.T  # rays x 2, image direction
+    xs = np.round(p.x + steps[None, :] * d[:, :1]).astype(int)
+    ys = np.round(p.y + steps[None, :] * d[:, 1:]).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    vals = np.zeros(xs.shape)
+    vals[inside] = grey[ys[inside], xs[inside]]
+    dark = vals < level
+    # where each ray first meets something dark (the last step if never)
+    lengths = np.where(dark.any(1), steps[dark.argmax(1)], steps[-1])
+    n = len(lengths) // 2
+    lo = np.minimum(lengths[:n], lengths[n:])
+    hi = np.maximum(lengths[:n], lengths[n:])
+    return bool(np.all(hi <= 1.7 * lo + 0.5))
+
+
+def _part_of_bigger_face(
+    grey: np.ndarray,
+    ps: list[Pip],
+    pips: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    wh: np.ndarray,
+    a: float,
+    ang: float,
+) -> bool:
+    """Does the image show pips the detector missed that make this face part of a bigger one
+    (a two that is a side of a four, a three that is a column of a six, a one that is a corner
+    of a two)? Then no reading: a missed pip must never give a wrong value."""
+    k = len(ps)
+    if k == 1:
+        p = ps[0]
+        return not _one_centred(grey, p, p.body) or _partner_pip(grey, p, p.body, pips)
+    if k in (2, 3) and _parallel_column(grey, ps, centre, inv, wh, pips):
+        return True
+    return 2 <= k <= 4 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3)
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -502,6 +746,13 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         for j in np.flatnonzero(dist < 2.0):
             if _shape_compatible(ps[0], others[j]):
                 return None
+        if k >= 2:
+            # a same-plane pip within 2.35a is part of this face's die (a touching die's pips
+            # start about 2.7a out): this face is a piece of a bigger one that lost pips
+            near = np.hypot(loc[:, 0], loc[:, 1]) < 2.35
+            for j in np.flatnonzero(near & (dist >= 2.0)):
+                if _shape_compatible(ps[0], others[j]):
+                    return None
     # a face cut by the image border may hide pips: not readable (but it still shows where
     # a die is, so it may still outrank that die's side faces)
     sq = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T
@@ -534,6 +785,8 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
+    if fit_conf > 0 and _part_of_bigger_face(grey, ps, pips, centre, inv, wh, a, ang):
+        fit_conf = 0.0
     strength = fit_conf  # how strongly this face claims to be a die's top, cut or not
     if cut:
         fit_conf = 0.0
