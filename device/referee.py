@@ -558,20 +558,23 @@ class Referee:
             ruling["text"] = text or verdict.reason
         if isinstance(move, Opening | FirstPlayer):
             self._hands = {}
-        self._history.append(
-            {
-                "n": len(self._moves),
-                "move": public,
-                "text": str(move),
-                "ruling": ruling,
-                "placement": self._game.placement(self._state),
-                "to_move": self._state.to_move,
-                "phase": self._state.phase,
-                "dice": getattr(self._state, "dice", 0),
-            }
-        )
+        self._history.append(self._history_entry(move, ruling))
         self._set_ruling(ruling)
         self._signal(ruling_kind, kinds, battle)
+
+    def _history_entry(self, move: Move, ruling: dict[str, Any]) -> dict[str, Any]:
+        """The history row for a move just applied: public move, ruling, position after it."""
+        state = self._state
+        return {
+            "n": len(self._moves),
+            "move": self._game.public_move(move, None),
+            "text": str(move),
+            "ruling": ruling,
+            "placement": self._game.placement(state),
+            "to_move": state.to_move,
+            "phase": state.phase,
+            "dice": getattr(state, "dice", 0),
+        }
 
     def _auto_forced(self, source: str) -> None:
         """Apply passes (and single forced declarations) at once: nothing to wait for."""
@@ -710,30 +713,19 @@ class Referee:
         moves = [game.move_from_json(m) for m in stored.moves]
         self._game = game
         self._game_id = stored.id
-        state = game.initial_state()
+        self._state = game.initial_state()
         self._new_seats()
         for move in moves:
-            verdict = game.announce(state, move)
-            state = game.apply(state, move)
+            verdict = game.announce(self._state, move)
+            self._state = game.apply(self._state, move)
             self._moves.append(move)
-            self._history.append(
-                {
-                    "n": len(self._moves),
-                    "move": game.public_move(move, None),
-                    "text": str(move),
-                    "ruling": {
-                        "kind": "legal",
-                        "text": _sentence(verdict, move),
-                        "clauses": [c.to_json() for c in verdict.clauses],
-                        "effects": [e.to_json() for e in verdict.effects],
-                    },
-                    "placement": game.placement(state),
-                    "to_move": state.to_move,
-                    "phase": state.phase,
-                    "dice": getattr(state, "dice", 0),
-                }
-            )
-        self._state = state
+            ruling = {
+                "kind": "legal",
+                "text": _sentence(verdict, move),
+                "clauses": [c.to_json() for c in verdict.clauses],
+                "effects": [e.to_json() for e in verdict.effects],
+            }
+            self._history.append(self._history_entry(move, ruling))
         self.resumed = True
         self._ruling = notice("resumed", f"resumed {game.title} after {len(moves)} moves")
         self._ruling.update(at=time.time(), moves=len(moves))
