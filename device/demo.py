@@ -13,6 +13,7 @@ import threading
 import time
 from collections import Counter
 
+import rules
 from hardware.simcamera import SimulatedCamera, TableWorld
 
 from .appliance import build
@@ -32,26 +33,18 @@ def run_demo(
     json_summary: bool = False,
 ) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    config = Config(game=game, players=players, camera="", database=":memory:")
     try:
-        import rules
-
-        rules.get(game, players=players)
+        board = rules.get(game, players=players).board
     except rules.RulesError as exc:
         print(f"boardref demo: {exc}", file=sys.stderr)
         return 2
-    world = TableWorld()
-    appliance = build(config, camera=None, store=Store(":memory:"))
-    referee = appliance.referee
-    camera = SimulatedCamera(referee.game.board, world, seed=seed + 1)
+    config = Config(
+        game=game, players=players, camera="sim", frames_required=2, database=":memory:"
+    )
+    camera = SimulatedCamera(board, TableWorld(), seed=seed + 1)
+    appliance = build(config, camera=camera, store=Store(":memory:"))
+    referee, pipeline = appliance.referee, appliance.pipeline
     camera.show(referee.game.board, referee.game.placement(referee.state))
-    from .pipeline import Pipeline
-
-    pipeline = Pipeline(referee, camera, source_name="simulated table", frames_required=2)
-    appliance.pipeline = pipeline
-    referee._frame_source = pipeline.jpeg
-    referee._status_source = pipeline.status_json
-    referee.mode = "camera"
     players_thread = ScriptedPlayers(referee, camera, seed=seed, pace=pace)
     rulings: Counter[str] = Counter()
     feed = referee.subscribe()
