@@ -27,7 +27,7 @@ from rules import Declare, Inference, Move, Pass, Roll, Verdict
 from rules.games.playground_battles import KINDS, Assign, FirstPlayer, Keep, Opening
 from webui.table import TableError
 
-from .store import Store
+from .store import Store, StoredSeat
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +173,7 @@ class Referee:
         return has_secrets(self._game)
 
     def _new_seats(self) -> None:
+        """A fresh secret link for every seat (a new game), kept in the store."""
         self._hands = {}
         self._links += 1
         self._seats = (
@@ -180,6 +181,27 @@ class Referee:
             if has_secrets(self._game)
             else []
         )
+        if self._store is not None and self._seats:
+            rows = [StoredSeat(n, s["token"], s["claim"]) for n, s in enumerate(self._seats)]
+            self._store.save_seats(self._game_id, rows)
+
+    def _restore_seats(self) -> None:
+        """The links and claims stored with the resumed game, so the phones keep their seats;
+        fresh links for a game stored without them (a database from before links were kept)."""
+        stored = self._store.seats(self._game_id)
+        every_seat = list(range(len(self._game.colours)))
+        if not has_secrets(self._game) or [s.seat for s in stored] != every_seat:
+            self._new_seats()
+            return
+        self._hands = {}
+        self._links += 1
+        self._seats = [{"token": s.token, "claim": s.claim} for s in stored]
+
+    def _set_seat(self, seat: int, token: str, claim: str | None) -> None:
+        """Change a seat's link or claim: the store first, so memory never holds more."""
+        if self._store is not None:
+            self._store.save_seat(self._game_id, StoredSeat(seat, token, claim))
+        self._seats[seat] = {"token": token, "claim": claim}
 
     def _seats_public(self) -> list[dict[str, Any]]:
         view = self._game.view(self._state, None)
@@ -215,7 +237,7 @@ class Referee:
                 raise SeatError(404, "this player link is not valid for the game in progress")
             held = self._seats[seat]["claim"]
             if held is None:
-                self._seats[seat]["claim"] = claimant
+                self._set_seat(seat, self._seats[seat]["token"], claimant)
                 self._publish("state", self._snapshot())
             elif not hmac.compare_digest(held.encode(), claimant.encode()):
                 raise SeatError(
@@ -250,7 +272,7 @@ class Referee:
         with self._lock:
             if not 0 <= seat < len(self._seats):
                 raise TableError(f"there is no seat {seat} with a player link in this game")
-            self._seats[seat] = {"token": secrets.token_urlsafe(24), "claim": None}
+            self._set_seat(seat, secrets.token_urlsafe(24), None)
             self._links += 1
             self._publish("state", self._snapshot())
             return self._snapshot()
@@ -697,9 +719,9 @@ class Referee:
         self._moves = []
         self._history = []
         self._waiting_fix = False
-        self._new_seats()
         if self._store is not None:
             self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
+        self._new_seats()
         self._set_ruling(notice("new", f"new game of {game.title}"))
         self._light("clear")
         self._auto_forced("referee")
@@ -714,7 +736,7 @@ class Referee:
         self._game = game
         self._game_id = stored.id
         self._state = game.initial_state()
-        self._new_seats()
+        self._restore_seats()
         for move in moves:
             verdict = game.announce(self._state, move)
             self._state = game.apply(self._state, move)

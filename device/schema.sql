@@ -16,3 +16,14 @@ CREATE TABLE IF NOT EXISTS events (
     at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_game ON events(game_id, id);
+-- The players' secret links (games with hidden identities): per seat of a game, the link's
+-- token and the claimant id of the phone holding it (NULL: not claimed yet). Not part of the log:
+-- a row is replaced when its seat is claimed or reset, as a dead link is worth nothing. It never
+-- leaves the Pi; the web layer only learns whether a seat is claimed.
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    claim TEXT,
+    PRIMARY KEY (game_id, seat)
+);

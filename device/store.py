@@ -1,7 +1,9 @@
 """SQLite persistence: every game as an append-only event log (WAL, synchronous FULL).
 
 After a crash or a power cut the appliance reopens the log and replays the newest game to the
-same position. One connection, used under the referee's lock.
+same position. Beside the log, the `seats` table keeps each seat's secret player link and the
+phone that claimed it, so the players' phones keep working after a restart. One connection,
+used under the referee's lock.
 """
 
 from __future__ import annotations
@@ -27,6 +29,15 @@ class StoredGame:
     options: dict[str, Any]
     moves: list[dict[str, Any]]  # move JSON in order, undone moves already removed
     events: int
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    """A seat's secret player link and the claimant id of the phone holding it (None: free)."""
+
+    seat: int
+    token: str
+    claim: str | None
 
 
 class Store:
@@ -92,5 +103,28 @@ class Store:
             for i, k, p, s, at in self.db.execute(
                 "SELECT id, kind, payload, source, at FROM events WHERE game_id = ? ORDER BY id",
                 (game_id,),
+            )
+        ]
+
+    def save_seat(self, game_id: int, seat: StoredSeat) -> None:
+        """Keep a seat's link and claim (a new game, a claim, a reset), replacing the old row."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO seats (game_id, seat, token, claim) VALUES (?, ?, ?, ?)",
+            (game_id, seat.seat, seat.token, seat.claim),
+        )
+
+    def save_seats(self, game_id: int, seats: list[StoredSeat]) -> None:
+        """Keep every seat of a game at once (one transaction: all or none)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            for seat in seats:
+                self.save_seat(game_id, seat)
+
+    def seats(self, game_id: int) -> list[StoredSeat]:
+        """The game's seats in seat order; empty for a game stored before links were kept."""
+        return [
+            StoredSeat(seat, token, claim)
+            for seat, token, claim in self.db.execute(
+                "SELECT seat, token, claim FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
             )
         ]

@@ -1,5 +1,6 @@
 """The referee with hidden identities (Playground Battles): seat links, set-ups, the opening
-on the phones, battle rulings and panel patterns, a resumed game; all public output redacted."""
+on the phones, battle rulings and panel patterns, a resumed game (links and claims kept from the
+database); all public output redacted."""
 
 from __future__ import annotations
 
@@ -129,17 +130,75 @@ def test_battles_are_announced_with_their_result_and_the_reveal_pattern():
     assert {"won", "stalemate"} <= seen
 
 
-def test_a_resumed_game_keeps_its_history_public_and_makes_new_links():
-    store = Store(":memory:")
-    ref = make(store)
+def test_a_resumed_game_keeps_its_history_public_and_its_links_and_claims(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    ref = make(Store(db))
+    red, blue = ref.join_token(0), ref.join_token(1)
+    assert ref.claim_seat(red, "phone-red") == 0
     set_up(ref)
-    old = ref.join_token(0)
-    again = Referee(rules.get("aggravation", players=4), store=store, panel=FakePanel())
+    ref.roll("button")
+    again = Referee(rules.get("aggravation", players=4), store=Store(db), panel=FakePanel())
     assert again.resumed and again.game.name == "playground-battles"
     assert again.state == ref.state  # the store kept every identity...
-    text = json.dumps([again.history(), again.snapshot(), again.record()])
-    assert '"a1", "rock"' not in text and '["a1", "rock"]' not in text  # ...nobody else sees them
-    assert again.join_token(0) not in (None, old)
+    feed = again.subscribe()
+    # the phone that held red's link still does; nobody else may take it
+    assert again.seat_claimed_by(red, "phone-red") == 0
+    assert again.seat_state(0)["view"]["pieces"] == ref.seat_state(0)["view"]["pieces"]
+    with pytest.raises(SeatError) as exc:
+        again.claim_seat(red, "phone-blue")
+    assert exc.value.status == 403
+    with pytest.raises(SeatError):
+        again.seat_claimed_by(blue, "phone-red")  # blue's link is not red's phone's
+    assert again.join_token(0) is None and again.join_token(1) == blue  # blue's QR: same link
+    assert again.claim_seat(blue, "phone-blue") == 1
+    seats = again.snapshot()["seats"]
+    assert [s["claimed"] for s in seats] == [True, True]
+    # ...nobody else sees them, nor the links, nor the phones' ids
+    step = next(m for m in again.game.legal_moves(again.state) if isinstance(m, Step))
+    again.manual_move(step.to_json())
+    published = []
+    while not feed.empty():
+        published.append(feed.get_nowait())
+    assert {kind for kind, _ in published} == {"state", "ruling"}
+    text = json.dumps([again.history(), again.snapshot(), again.record(), published])
+    assert '"a1", "rock"' not in text and '["a1", "rock"]' not in text
+    for secret in (red, blue, "phone-red", "phone-blue"):
+        assert secret not in text
+    log = json.dumps(Store(db).events(again._game_id))
+    assert not any(secret in log for secret in (red, blue, "phone-red", "phone-blue"))
+
+
+def test_a_claim_and_a_reset_after_a_restart_are_kept(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    ref = make(Store(db))
+    red = ref.join_token(0)
+    ref.claim_seat(red, "phone-red")
+    again = Referee(rules.get("playground-battles"), store=Store(db))
+    again.reset_seat(0)
+    fresh = again.join_token(0)
+    assert fresh not in (None, red)
+    third = Referee(rules.get("playground-battles"), store=Store(db))
+    assert third.seat_of(red) is None and third.join_token(0) == fresh
+    assert third.claim_seat(fresh, "phone-new") == 0
+    fourth = Referee(rules.get("playground-battles"), store=Store(db))
+    assert fourth.seat_claimed_by(fresh, "phone-new") == 0
+    with pytest.raises(SeatError):
+        fourth.claim_seat(fresh, "phone-red")
+
+
+def test_a_new_game_after_a_restart_has_new_links_that_are_kept(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    ref = make(Store(db))
+    old = [ref.join_token(n) for n in (0, 1)]
+    ref.new_game("playground-battles", 2, {})
+    new = [ref.join_token(n) for n in (0, 1)]
+    assert not set(old) & set(new)
+    again = Referee(rules.get("playground-battles"), store=Store(db))
+    assert [again.join_token(n) for n in (0, 1)] == new
+    assert again.seat_of(old[0]) is None
+    again.new_game("aggravation", 2, {})
+    last = Referee(rules.get("playground-battles"), store=Store(db))
+    assert last.game.name == "aggravation" and not last.secret and last.join_token(0) is None
 
 
 def test_undo_forgets_chosen_hands():
