@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from webui.table import TableError
 from .config import Config
 from .pipeline import Pipeline
 from .referee import Referee
+from .session_key import key_file_for, load_or_create
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -56,6 +58,7 @@ def build(
     game = rules.get(config.game, players=config.players, options=config.options)
     if store is None:
         store = Store(config.database)
+    secret_key = session_secret(store)
     panel = None
     if with_panel:
         panel = Panel(PanelConfig.from_mapping(config.pins), pin_factory=pin_factory)
@@ -89,8 +92,18 @@ def build(
     if panel is not None:
         panel.on_roll = lambda: _safe_roll(referee, "button")
         panel.on_second = lambda: _safe_undo(referee)
-    app = create_app(table=referee)
+    app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee)
     return Appliance(config, referee, panel, pipeline, app)
+
+
+def session_secret(store: Store) -> str | None:
+    """The key signing the phones' session cookies (which hold their seats), kept beside the
+    database so a restart keeps every phone in its seat. None when BOARDREF_SECRET_KEY is set
+    (create_app takes it, it wins) or the database is in memory (a random key per process)."""
+    if os.environ.get("BOARDREF_SECRET_KEY"):
+        return None
+    path = key_file_for(store.path)
+    return None if path is None else load_or_create(path)
 
 
 def resolve_camera(source: str) -> str:

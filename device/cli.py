@@ -144,12 +144,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """The appliance: camera, GPIO panel and web page, resuming the last game."""
     from .appliance import build, serve
     from .config import ConfigError, load
+    from .session_key import SessionKeyError
     from .store import StoreError
 
     try:
         config = load(args.config)
         appliance = build(config)
-    except (ConfigError, StoreError) as exc:
+    except (ConfigError, StoreError, SessionKeyError) as exc:
         print(f"boardref: {exc}", file=sys.stderr)
         return 2
     referee = appliance.referee
