@@ -1,7 +1,8 @@
 """The web tests' table: the real referee (device.referee.Referee) with seeded dice.
 
 It keeps a few notes for the tests (where rolls came from, saved board profiles) and serves a
-fixed JPEG as its camera frame when given one.
+fixed JPEG as its camera frame when given one. Given a store on a file, a second FakeTable on
+the same file is the table after a restart.
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ class FakeTable(Referee):
         pin: str = "2468",
         mode: str = "camera",
         frame: bytes | None = None,
+        store: Store | None = None,
     ) -> None:
         rng = random.Random(seed)
         self.pin_factory = MockFactory(pin_class=MockPWMPin)
         super().__init__(
             rules.get(game, players=players, options=options or {}),
-            store=Store(":memory:"),
+            store=store or Store(":memory:"),
             roll_die=lambda: rng.randrange(6) + 1,
             pin=pin,
             frame_source=lambda: self._frame,

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import segno
 
+from device.store import Store
 from rules import Step
 from rules.games.playground_battles import KINDS, UNSET
 from tests.fake_table import FakeTable
@@ -112,15 +113,27 @@ def _serve(server) -> None:
         pass
 
 
-@pytest.fixture
-def site():
-    table = FakeTable(game="playground-battles", players=2, seed=5, pin=PIN, mode="manual")
+def pb_table(store: Store | None = None) -> FakeTable:
+    return FakeTable(
+        game="playground-battles", players=2, seed=5, pin=PIN, mode="manual", store=store
+    )
+
+
+def start_server(table: FakeTable):
+    """The table's web app served by waitress; the same SECRET_KEY every time (a restart)."""
     app = create_app(
         {"SECRET_KEY": "secrets", "SSE_KEEPALIVE": 0.3, "SSE_MAX_AGE": 20.0}, table=table
     )
     server = make_server(app, port=0, threads=16)
     threading.Thread(target=_serve, args=(server,), daemon=True).start()
-    yield table, f"http://127.0.0.1:{server.effective_port}"
+    return server, f"http://127.0.0.1:{server.effective_port}"
+
+
+@pytest.fixture
+def site():
+    table = pb_table()
+    server, base = start_server(table)
+    yield table, base
     server.close()
 
 
@@ -316,25 +329,10 @@ def test_a_claimed_link_refuses_another_session_until_reset(site):
     assert fresh != link and thief.get(f"/play/{fresh}")[0] == 200
 
 
-def test_no_public_response_or_other_seat_reveals_hidden_identities(site):
-    table, base = site
+def read_public(table: FakeTable, base: str, links: list[str]) -> dict[str, str]:
+    """Every public page and API answer, and refusals (with the PIN) that could echo a set-up."""
     public = Phone(base)
-    live = Stream(base, "/api/events")
-    live.start()
-    red, blue, links = join_and_set_up(table, base)
-    red_live = Stream(base, f"/api/play/{links[0]}/events", red.cookie_header())
-    blue_live = Stream(base, f"/api/play/{links[1]}/events", blue.cookie_header())
-    red_live.start(), blue_live.start()
-    play_until_stalemate(table, [red, blue], links)
-    time.sleep(0.8)
-    texts: dict[str, str] = {}
-    texts["public events"] = live.stop()
-    red_events, blue_events = red_live.stop(), blue_live.stop()
-    assert live.status == red_live.status == blue_live.status == 200
-    assert "event: seat" in red_events and "event: ruling" in texts["public events"]
-
-    state = table.state
-    occupied = sorted(table.game.placement(state))
+    occupied = sorted(table.game.placement(table.state))
     paths = [
         "/",
         "/history",
@@ -357,11 +355,11 @@ def test_no_public_response_or_other_seat_reveals_hidden_identities(site):
     ]
     paths += [f"/api/teach/moves?space={sq}" for sq in occupied]
     paths += [f"/api/teach/explain?from={a}&to={b}" for a in occupied[:6] for b in occupied[-6:]]
+    texts: dict[str, str] = {}
     for path in paths:
         status, text = public.get(path)
         assert status < 500, f"{path}: {status}"
         texts[path] = text
-    # error responses, with the PIN, that could echo a set-up
     errors = [
         public.post("/api/seats/0/setup", {"identities": setup_of(RED_SETUP)}, pin=PIN),
         public.post(
@@ -383,26 +381,47 @@ def test_no_public_response_or_other_seat_reveals_hidden_identities(site):
         assert 400 <= status < 500
         texts[f"error {n}"] = text
     assert "rock" not in texts["error 1"]  # the refusal does not echo the attempted set-up
+    return texts
 
+
+def assert_public_hides_every_secret(table: FakeTable, texts: dict[str, str]) -> None:
+    """No identity, no player link, no phone's claimant id in anything the public reads."""
     stalemates = [
-        p for p in table.game.view(state, None)["pieces"] if p["stalemate"] and not p["revealed"]
+        p
+        for p in table.game.view(table.state, None)["pieces"]
+        if p["stalemate"] and not p["revealed"]
     ]
     assert stalemates, "the test needs a standing stalemate of two hidden pieces"
+    theirs = json.loads(texts["/api/state"])["state"]["pieces"]
     for p in stalemates:  # nobody was told the kind: not the table, not the other seat
-        theirs = json.loads(texts["/api/state"])["state"]["pieces"]
         assert all(q["identity"] is None for q in theirs if q["space"] == p["space"])
+    claims = [seat["claim"] for seat in table._seats]
+    assert all(claims), "the test needs both seats claimed"
     for where, text in texts.items():
         for seat in (0, 1):
             assert_no_leak(text, seat, table, where)
         assert not any(t in text for t in tokens(table)), f"{where} shows a player link"
+        assert not any(c in text for c in claims), f"{where} shows a phone's claimant id"
+    record = json.loads(texts["/api/record?download=0"])
+    assert record["redacted"] is True  # public and redacted while the game goes on
+    assert all(
+        kind is None
+        for m in record["moves"]
+        if m["kind"] == "pb-assign"
+        for _sq, kind in m["identities"]
+    )
 
-    # each phone: its own pieces, never the other's
-    for seat, phone, events in ((0, red, red_events), (1, blue, blue_events)):
+
+def assert_each_phone_sees_only_its_own(
+    table: FakeTable, phones: list[Phone], links: list[str], events: list[str]
+) -> None:
+    """Each seat's phone: its own pieces' kinds, never the other's, nor the other's link."""
+    for seat, phone in enumerate(phones):
         other = 1 - seat
         own = {
             "own state": phone.get(f"/api/play/{links[seat]}/state")[1],
             "own page": phone.get(f"/play/{links[seat]}")[1],
-            "own events": events,
+            "own events": events[seat],
             "other link page": phone.get(f"/play/{links[other]}")[1],
             "other link state": phone.get(f"/api/play/{links[other]}/state")[1],
         }
@@ -417,15 +436,70 @@ def test_no_public_response_or_other_seat_reveals_hidden_identities(site):
             if p["seat"] == other and p["stalemate"]:
                 assert p["identity"] is None
 
-    # the record is public and redacted while the game goes on, full once it is over
-    record = json.loads(texts["/api/record?download=0"])
-    assert record["redacted"] is True
-    assert all(
-        kind is None
-        for m in record["moves"]
-        if m["kind"] == "pb-assign"
-        for _sq, kind in m["identities"]
-    )
+
+def test_no_public_response_or_other_seat_reveals_hidden_identities(site):
+    table, base = site
+    live = Stream(base, "/api/events")
+    live.start()
+    red, blue, links = join_and_set_up(table, base)
+    red_live = Stream(base, f"/api/play/{links[0]}/events", red.cookie_header())
+    blue_live = Stream(base, f"/api/play/{links[1]}/events", blue.cookie_header())
+    red_live.start(), blue_live.start()
+    play_until_stalemate(table, [red, blue], links)
+    time.sleep(0.8)
+    public_events = live.stop()
+    red_events, blue_events = red_live.stop(), blue_live.stop()
+    assert live.status == red_live.status == blue_live.status == 200
+    assert "event: seat" in red_events and "event: ruling" in public_events
+    texts = read_public(table, base, links)
+    texts["public events"] = public_events
+    assert_public_hides_every_secret(table, texts)
+    assert_each_phone_sees_only_its_own(table, [red, blue], links, [red_events, blue_events])
+
+
+def test_a_restarted_table_keeps_the_phones_and_still_reveals_nothing(tmp_path):
+    """The same game resumed from its database after a restart (same secret key): the phones
+    keep their seats, and the replayed history, the links and the claims stay private."""
+    db = tmp_path / "game.sqlite3"
+    table = pb_table(Store(db))
+    server, base = start_server(table)
+    red, blue, links = join_and_set_up(table, base)
+    play_until_stalemate(table, [red, blue], links)
+    before = table.state
+    server.close()
+    table._store.close()
+
+    resumed = pb_table(Store(db))
+    server, base = start_server(resumed)
+    try:
+        assert resumed.resumed and resumed.state == before
+        assert tokens(resumed) == links
+        red.base = blue.base = base  # the phones' cookie jars are the ones from before
+        live = Stream(base, "/api/events")
+        red_live = Stream(base, f"/api/play/{links[0]}/events", red.cookie_header())
+        blue_live = Stream(base, f"/api/play/{links[1]}/events", blue.cookie_header())
+        for stream in (live, red_live, blue_live):
+            stream.start()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not all(
+            "data: " in s.text for s in (live, red_live, blue_live)
+        ):
+            time.sleep(0.05)
+        resumed.roll("button")  # something to announce on every stream
+        time.sleep(0.8)
+        public_events = live.stop()
+        red_events, blue_events = red_live.stop(), blue_live.stop()
+        assert live.status == red_live.status == blue_live.status == 200
+        assert "event: seat" in red_events and "event: seat" in blue_events
+        assert "event: ruling" in public_events
+        texts = read_public(resumed, base, links)
+        texts["public events"] = public_events
+        replayed = json.loads(texts["/api/history"])["entries"]  # rebuilt from the log
+        assert len(replayed) == len(resumed.history()) > 10
+        assert_public_hides_every_secret(resumed, texts)
+        assert_each_phone_sees_only_its_own(resumed, [red, blue], links, [red_events, blue_events])
+    finally:
+        server.close()
 
 
 def test_fallback_set_up_on_the_table_page_needs_the_pin_and_answers_nothing_secret(site):
