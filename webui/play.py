@@ -5,6 +5,11 @@ seat's link as a QR code until a phone opens it: the first browser to open /play
 claims the seat (bound to a random id in its Flask session cookie); afterwards the QR code is
 gone and the link works only for that browser, until a new game or a PIN-guarded reset.
 
+A restart changes none of that: the referee keeps the links and claims with the game, and the
+appliance hands `create_app` the same SECRET_KEY every start (its key file; webui never reads
+it), so each phone's cookie, and with it its claimant id, stays valid. With a random key (the
+app factory alone, tests) a restart logs every phone out of its seat.
+
 A seat's page shows only what that seat may know (`game.view(state, seat)`): its own pieces'
 identities, never the opponent's. Everything else the web layer sends is public (the
 referee's snapshot, rulings and history go through `view(state, None)` and `public_move`).
