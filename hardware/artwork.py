@@ -19,12 +19,12 @@ import numpy as np
 
 from rules.geometry import Board, Space
 from rules.palette import PALETTE
+from vision.aruco import marker_image
 
 PAPER_BGR = (222, 234, 242)  # warm off-white board stock
 INK_BGR = (60, 52, 48)  # dark print colour for lines, outlines and text
 HOLE_BGR = (112, 112, 112)  # neutral mid-grey hole interior
 TRAY_BGR = (205, 218, 228)
-MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 QUIET_ZONE_MM = 4.0  # white margin printed around each marker
 SQUARE_KINDS = frozenset({"square", "cell", "grid", "field"})
 TINT = 0.28  # share of the seat colour mixed into a tinted hole
@@ -47,18 +47,6 @@ def _bgr(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def _mix(a: tuple[int, ...], b: tuple[int, ...], t: float) -> tuple[int, int, int]:
     return tuple(int(round((1 - t) * x + t * y)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
-def marker_image(marker_id: int, side_px: int) -> np.ndarray:
-    """One DICT_4X4_50 marker as a grey image (OpenCV >= 4.7, with the 4.6 fallback)."""
-    aruco = cv2.aruco
-    if hasattr(aruco, "getPredefinedDictionary"):
-        dictionary = aruco.getPredefinedDictionary(MARKER_DICTIONARY)
-    else:  # pragma: no cover - OpenCV 4.6
-        dictionary = aruco.Dictionary_get(MARKER_DICTIONARY)
-    if hasattr(aruco, "generateImageMarker"):
-        return aruco.generateImageMarker(dictionary, int(marker_id), int(side_px))
-    return aruco.drawMarker(dictionary, int(marker_id), int(side_px))  # pragma: no cover
 
 
 def seat_colour_bgr(board: Board, owner: int | None) -> tuple[int, int, int] | None:

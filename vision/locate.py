@@ -14,9 +14,8 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
+from vision import aruco
 from vision.config import VisionConfig, check_frame
-
-_ARUCO = cv2.aruco
 
 
 @dataclass(frozen=True)
@@ -42,21 +41,12 @@ class Location:
         return np.linalg.inv(self.homography)
 
 
-def _dictionary():
-    if hasattr(_ARUCO, "getPredefinedDictionary"):
-        return _ARUCO.getPredefinedDictionary(_ARUCO.DICT_4X4_50)
-    return _ARUCO.Dictionary_get(_ARUCO.DICT_4X4_50)  # pragma: no cover - OpenCV 4.6
-
-
-_DETECTORS: dict[tuple, object] = {}
+_DETECTORS: dict[tuple, aruco.Detect] = {}
 
 
 def _detector_params(config: VisionConfig):
-    if hasattr(_ARUCO, "DetectorParameters_create"):  # pragma: no cover - OpenCV 4.6
-        params = _ARUCO.DetectorParameters_create()
-    else:
-        params = _ARUCO.DetectorParameters()
-    params.cornerRefinementMethod = _ARUCO.CORNER_REFINE_NONE  # refined at full size below
+    params = aruco.detector_parameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE  # refined at full size below
     params.adaptiveThreshWinSizeMin = 5
     params.adaptiveThreshWinSizeMax = 23
     params.adaptiveThreshWinSizeStep = 9
@@ -64,13 +54,13 @@ def _detector_params(config: VisionConfig):
     return params
 
 
-def _detector(config: VisionConfig):
+def _detector(config: VisionConfig) -> aruco.Detect:
     key = (config.min_marker_perimeter,)
-    detector = _DETECTORS.get(key)
-    if detector is None:
-        detector = _ARUCO.ArucoDetector(_dictionary(), _detector_params(config))
-        _DETECTORS[key] = detector
-    return detector
+    detect = _DETECTORS.get(key)
+    if detect is None:
+        detect = aruco.make_detector(aruco.marker_dictionary(), _detector_params(config))
+        _DETECTORS[key] = detect
+    return detect
 
 
 def _detect_raw(config: VisionConfig, gray: np.ndarray):
@@ -79,12 +69,7 @@ def _detect_raw(config: VisionConfig, gray: np.ndarray):
     small = gray
     if scale != 1.0:
         small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    if hasattr(_ARUCO, "ArucoDetector"):
-        corners, ids, _ = _detector(config).detectMarkers(small)
-    else:  # pragma: no cover - OpenCV 4.6's functional API
-        corners, ids, _ = _ARUCO.detectMarkers(
-            small, _dictionary(), parameters=_detector_params(config)
-        )
+    corners, ids = _detector(config)(small)
     if ids is None or len(ids) == 0:
         return [], []
     pts = [(c.reshape(4, 2).astype(np.float32) + 0.5) / scale - 0.5 for c in corners]
