@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install boardref as a service on Raspberry Pi OS Bookworm (run as root from a clone:
 #   sudo bash device/install.sh).
-# picamera2 comes from apt (python3-picamera2) and is seen by the venv through
-# --system-site-packages; everything else comes from pyproject.toml.
+# picamera2, OpenCV and numpy come from apt (python3-picamera2, python3-opencv 4.6,
+# python3-numpy 1.24) and are seen by the venv through --system-site-packages: picamera2's
+# compiled parts are built against apt's numpy, so pip must not put a numpy 2 beside it.
+# boardref's other, pure-Python dependencies come from pyproject.toml.
 set -euo pipefail
 
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,7 +18,7 @@ if [ "$(id -u)" != "0" ]; then
 fi
 
 apt-get update
-apt-get install -y python3-venv python3-picamera2 python3-lgpio
+apt-get install -y python3-venv python3-picamera2 python3-lgpio python3-opencv python3-numpy
 
 id boardref >/dev/null 2>&1 || useradd --system --home "$DATA" --shell /usr/sbin/nologin boardref
 usermod -a -G gpio,video boardref || true
@@ -25,7 +27,18 @@ mkdir -p "$PREFIX" "$DATA" "$CONF"
 rsync -a --delete --exclude .venv --exclude .git "$SRC/" "$PREFIX/src/"
 python3 -m venv --system-site-packages "$PREFIX/.venv"
 "$PREFIX/.venv/bin/pip" install --upgrade pip
-"$PREFIX/.venv/bin/pip" install "$PREFIX/src"
+# the project itself without its dependencies, then every dependency but numpy and OpenCV
+"$PREFIX/.venv/bin/pip" install --no-deps "$PREFIX/src"
+"$PREFIX/.venv/bin/python" - "$PREFIX/src/pyproject.toml" > "$PREFIX/requirements.txt" <<'PY'
+import sys
+import tomllib
+
+with open(sys.argv[1], "rb") as f:
+    deps = tomllib.load(f)["project"]["dependencies"]
+print("\n".join(d for d in deps if not d.startswith(("numpy", "opencv"))))
+PY
+"$PREFIX/.venv/bin/pip" install -r "$PREFIX/requirements.txt"
+"$PREFIX/.venv/bin/python" -c "import cv2, numpy, picamera2; print('OpenCV', cv2.__version__, 'numpy', numpy.__version__)"
 
 if [ ! -f "$CONF/boardref.toml" ]; then
     cat > "$CONF/boardref.toml" <<'TOML'
