@@ -138,6 +138,7 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
     from hardware.simtable import SimulatedTable
     from vision.bench import evaluate_simulated
     from vision.dice_eval import dataset_pairs, evaluate
+    from vision.die_model import model_available, trained_on
 
     def tick(done: int, total: int) -> None:
         if progress:
@@ -162,11 +163,17 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
         "simulated": simulated,
         "simulated_dice": simulated_dice(games, frames, seed),
     }
+    learnt = trained_on() if model_available() else frozenset()
     for label, folder in (("real_dice_shared", SHARED_DICE), ("real_dice_bundled", BUNDLED_DICE)):
         if folder.is_dir():
             if progress:
                 print(f"real dice photos in {folder}", file=sys.stderr, flush=True)
-            report[label] = evaluate(dataset_pairs(folder))
+            pairs = dataset_pairs(folder)
+            report[label] = evaluate(pairs)
             report[label]["folder"] = str(folder)
+            # photos the face network learnt from flatter the figure: say how many there are
+            report[label]["photos_the_network_learnt_from"] = sum(
+                1 for image, _ in pairs if image.name in learnt
+            )
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report

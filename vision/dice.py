@@ -33,6 +33,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dice_opinion import combine
+from vision.die_model import model_available
 from vision.pips import Pip, find_pips
 
 
@@ -83,6 +85,9 @@ class DiceConfig:
     # An overhead camera looking straight down has its nadir near (0.5, 0.5).
     nadir: tuple[float, float] | None = None
     min_confidence: float = 0.6
+    # a second opinion from the face network (vision.die_model): it reads blurred and tiny
+    # dice the pip counter declines, and overrules a pip count it is sure is wrong
+    face_network: bool = True
 
     def __post_init__(self) -> None:
         for name in ("body_bgr", "pip_bgr"):
@@ -196,6 +201,8 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     faces = _merge_faces(grey, pips, faces, config)
     faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
+    if config.face_network and model_available():
+        faces = combine(grey, pips, faces)
     out = []
     for f in faces:
         x0, y0, x1, y1 = (v / scale for v in f["box"])

@@ -1,0 +1,178 @@
+"""The face network: its numpy forward pass, its crops, and what it adds to the die reader."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_dice import draw_die as draw_turned_die
+from vision import die_model
+from vision.dice import DiceConfig, read_dice
+from vision.dice_eval import evaluate, load_yolo_labels
+from vision.die_model import CROP, face_patch, find_faces, forward, patch_matrix
+
+
+def _naive_conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A slow, obviously right 3x3 'same' convolution + ReLU + 2x2 max pool, to check the
+    fast one against."""
+    n, c, h, wd = x.shape
+    pad = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = np.zeros((n, w.shape[0], h, wd), np.float64)
+    for o in range(w.shape[0]):
+        for i in range(c):
+            for dy in range(3):
+                for dx in range(3):
+                    out[:, o] += w[o, i, dy, dx] * pad[:, i, dy : dy + h, dx : dx + wd]
+        out[:, o] += b[o]
+    out = np.maximum(out, 0)
+    return out.reshape(n, w.shape[0], h // 2, 2, wd // 2, 2).max(axis=(3, 5))
+
+
+def test_fast_convolution_matches_the_naive_one():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(2, 3, 8, 6)).astype(np.float32)
+    w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
+    b = rng.normal(size=4).astype(np.float32)
+    fast = die_model._conv_relu_pool(x, w, b)
+    assert fast.shape == (2, 4, 4, 3)
+    np.testing.assert_allclose(fast, _naive_conv_relu_pool(x, w, b), rtol=1e-4, atol=1e-4)
+
+
+def test_forward_gives_probabilities_and_a_way():
+    rng = np.random.default_rng(0)
+    probs, way = forward(rng.normal(size=(5, CROP, CROP)).astype(np.float32))
+    assert probs.shape == (5, 7) and way.shape == (5, 3)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=1e-5)
+    assert np.all(probs >= 0)
+
+
+def test_patch_matrix_puts_the_centre_in_the_middle_at_the_right_scale():
+    m = patch_matrix(100.0, 50.0, 20.0, angle_deg=30.0)
+    centre = m @ np.array([100.0, 50.0, 1.0])
+    np.testing.assert_allclose(centre, [CROP / 2, CROP / 2], atol=1e-9)
+    edge = m @ np.array([100.0 + 20.0 * die_model.CONTEXT, 50.0, 1.0])
+    assert np.hypot(*(edge - centre)) == pytest.approx(CROP)
+
+
+def test_face_patch_ignores_brightness_and_contrast():
+    rng = np.random.default_rng(1)
+    img = rng.integers(40, 110, (80, 80), dtype=np.uint8)
+    brighter = cv2.convertScaleAbs(img, alpha=2.0, beta=10)  # exact: no rounding, no clipping
+    a, b = face_patch(img, 40, 40, 20), face_patch(brighter, 40, 40, 20)
+    assert abs(float(a.mean())) < 1e-4 and float(a.std()) == pytest.approx(1.0, abs=1e-3)
+    # (the crop is resampled in 8 bits: a level of rounding either way)
+    np.testing.assert_allclose(a, b, atol=0.08)
+
+
+def _draw_die(value: int, size: int = 60, blur: int = 0) -> np.ndarray:
+    """A white die with black pips, top face only, on a wooden-brown table."""
+    img = np.full((240, 320, 3), (90, 140, 180), np.uint8)
+    cx, cy, half = 160, 120, size // 2
+    cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (235, 235, 235), -1)
+    a = size * 0.27
+    spots = {
+        1: [(0, 0)],
+        2: [(-1, -1), (1, 1)],
+        3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+    }[value]
+    for dx, dy in spots:
+        cv2.circle(img, (int(cx + dx * a), int(cy + dy * a)), max(2, size // 11), (20, 20, 20), -1)
+    if blur:
+        k = np.zeros((blur, blur), np.float32)
+        k[blur // 2, :] = 1.0 / blur
+        img = cv2.filter2D(img, -1, k)
+    return img
+
+
+def _bundled():
+    from tests.test_dice import _bundled as bundled
+
+    return bundled()
+
+
+def _labelled_dice(count: int):
+    """(grey photo, labelled die) for the first ``count`` dice of the tests' photos, which
+    the shipped network never saw."""
+    out = []
+    for img, lab in _bundled():
+        grey = cv2.cvtColor(cv2.imread(str(img)), cv2.COLOR_BGR2GRAY)
+        for die in load_yolo_labels(lab, grey.shape[1], grey.shape[0]):
+            out.append((grey, die))
+    return out[:count]
+
+
+def test_network_finds_real_dice_from_rough_starts():
+    """Started a third of a face off centre and a quarter too small, the search arrives at the
+    labelled face and reads its value, on photos the network never saw."""
+    rng = np.random.default_rng(5)
+    dice = _labelled_dice(60)
+    starts, truths = [], []
+    for grey, die in dice:
+        side = max(die.w, die.h)
+        t = rng.uniform(0, 2 * np.pi)
+        cx, cy = die.x + die.w / 2, die.y + die.h / 2
+        starts.append((grey, cx + side / 3 * np.cos(t), cy + side / 3 * np.sin(t), 0.75 * side))
+        truths.append((cx, cy, side, die.value))
+    arrived = read_right = 0
+    for (grey, x, y, s), (cx, cy, side, value) in zip(starts, truths, strict=True):
+        (found,) = find_faces(grey, [(x, y, s)])
+        if np.hypot(found.cx - cx, found.cy - cy) < 0.2 * side and 0.75 < found.size / side < 1.33:
+            arrived += 1
+        read_right += found.opinion.value == value
+    assert arrived >= 0.9 * len(dice), arrived
+    assert read_right >= 0.9 * len(dice), read_right
+
+
+def test_network_sees_no_face_on_a_bare_table():
+    grey = np.full((240, 320), 120, np.uint8)
+    grey[::7] = 100  # wood grain
+    (found,) = find_faces(grey, [(160.0, 120.0, 40.0)])
+    assert found.opinion.value == 0
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_unfamiliar_drawn_dice_are_never_misread(value):
+    """Flat drawn dice look unlike the photos the network learnt from: whatever it makes of
+    them, the reader reports the right value or nothing, sharp or motion-blurred."""
+    for blur in (0, 5):
+        img = _draw_die(value, blur=blur)
+        assert [r.value for r in read_dice(img)] in ([value], []), (value, blur)
+        assert [r.value for r in read_dice(img, DiceConfig(face_network=False))] in ([value], [])
+
+
+def test_network_reads_blurred_real_dice_the_pip_counter_declines():
+    """The shipped network never saw these photos (trained with ``--exclude tests/data/dice``).
+    Measured: the pip counter alone 94 of 102 dice, with the network 97, no wrong value either
+    way, and the same 2 false alarms (side faces the pip counter takes for top faces)."""
+    alone = evaluate(_bundled(), DiceConfig(face_network=False))
+    both = evaluate(_bundled())
+    assert both["wrong_value"] == 0
+    assert both["found_right"] >= alone["found_right"] + 2, (alone, both)
+    assert both["false_alarms"] <= alone["false_alarms"], (alone, both)
+
+
+def test_random_blurred_drawn_dice_are_never_misread():
+    """Dice of every value, turned, sized and motion-blurred at random: the network adds
+    readings the pip counter declines, never a wrong one. Measured on 600 such dice: 518
+    read with the network, 497 by the pip counter alone, none wrong."""
+    rng = np.random.default_rng(11)
+    read = read_alone = 0
+    for _ in range(50):
+        value = int(rng.integers(1, 7))
+        img = np.full((480, 640, 3), (90, 140, 180), np.uint8)
+        draw_turned_die(img, value, (320, 240), float(rng.uniform(24, 90)), rng.uniform(0, 90))
+        length = int(rng.integers(1, 14))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0
+        turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, turn, (length, length))
+        img = cv2.filter2D(img, -1, kernel / kernel.sum())
+        values = [r.value for r in read_dice(img)]
+        assert values in ([value], []), (value, values)
+        read += bool(values)
+        read_alone += bool(read_dice(img, DiceConfig(face_network=False)))
+    assert read > read_alone, (read, read_alone)

@@ -1,0 +1,180 @@
+"""Two readers agree on a die: the pip counter and the face network.
+
+The pip counter (:mod:`vision.dice`) is exact when it is sure, but declines blurred and tiny
+dice. The face network (:mod:`vision.die_model`) reads those from the whole pattern. Here
+they are combined so that neither can announce a wrong value on its own:
+
+- a face the pip counter is sure of stands, unless the network is sure it shows another
+  value or no top face at all (a side face, a die's shadow): then neither is believed;
+- where the pip counter is unsure or found no face, the network may read the die, starting
+  from the pips and doubtful faces the counter did find, if it is very sure, the face lies
+  wholly in the photo, holds no more pips than its value, and is not right beside another
+  die's face (where it could be that die's side face).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.die_model import FaceFind, find_faces, steady_opinion
+from vision.pips import Pip
+
+# the network's probability needed to read a die the pip counter could not
+READ_ALONE = 0.98
+# the network's probability of another value needed to overrule a sure pip count
+OVERRULE = 0.99
+# a face the network finds closer than this many face sides to another die's face may be a
+# side face of that die: not read
+SIDE_REACH = 1.15
+# a face the network reads must lie this many face sides clear of the photo's edge (centre
+# to edge): a die cut by the edge may be showing only a part of its face
+BORDER_REACH = 0.8
+# the pip counter's confidence at which its reading stands without the network (the reader's
+# default threshold; fixed, so that which faces the network looks at does not depend on the
+# threshold a caller applies afterwards)
+SURE = 0.6
+# pips this far from a face's centre (in face sides, along x and y) count as its own
+PIP_REACH = 0.6
+# the middle of a face, sampled to tell odd faces (a pip there) from even: radius in face sides
+CENTRE_DISC = 0.08
+# how dark the middle may be for each value, from bare body (0) to pip-dark (1): odd faces
+# have a pip there; a two or four's middle is bare; a six's too, but motion blur across its
+# columns can smear them over it
+CENTRE_DARKNESS = {
+    1: (0.35, 9.9),
+    2: (-9.9, 0.3),
+    3: (0.35, 9.9),
+    4: (-9.9, 0.3),
+    5: (0.35, 9.9),
+    6: (-9.9, 0.75),
+}
+# at most this many searches per photo (each costs three looks of about 0.4 ms): faces
+# first, then the darkest loose pips
+MAX_STARTS = 32
+# a face's box side in pip radii, for a search started from a lone pip
+_SIDE_PER_PIP_RADIUS = 11.0
+
+
+def _box_start(f: dict) -> tuple[float, float, float]:
+    x0, y0, x1, y1 = f["box"]
+    return (0.5 * (x0 + x1), 0.5 * (y0 + y1), max(x1 - x0, y1 - y0))
+
+
+def _starts(pips: list[Pip], faces: list[dict], sure: list[dict]) -> list[tuple]:
+    """Where to start looking: every face the counter found, and every pip no sure face
+    explains; starts that nearly coincide are looked at once (a search started within about
+    half a face of a die arrives)."""
+    taken = {i for f in sure for i in f["idx"]}
+    loose = sorted((p for i, p in enumerate(pips) if i not in taken), key=lambda p: -p.contrast)
+    raw = [_box_start(f) for f in faces]
+    raw += [(p.x, p.y, _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
+    out: list[tuple] = []
+    for x, y, s in raw:
+        if not any(
+            abs(x - u) < 0.3 * t and abs(y - v) < 0.3 * t and 0.8 < s / t < 1.25 for u, v, t in out
+        ):
+            out.append((x, y, s))
+    return out[:MAX_STARTS]
+
+
+def _near(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Do two (x, y, side) faces overlap by much (the same die)?"""
+    return np.hypot(a[0] - b[0], a[1] - b[1]) < 0.6 * max(a[2], b[2])
+
+
+def _beside(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Could face ``a`` be a side face of the die whose face is ``b`` (or the same face)?
+    A die's side faces show right next to its top face; the top faces of two touching dice
+    lie at least a die's width apart."""
+    return np.hypot(a[0] - b[0], a[1] - b[1]) < SIDE_REACH * max(a[2], b[2])
+
+
+def _cut_by_border(face: tuple[float, float, float], shape: tuple[int, ...]) -> bool:
+    """Does the face reach past the photo's edge? Its hidden part may hold pips."""
+    x, y, side = face
+    reach = BORDER_REACH * side
+    return x - reach < 0 or y - reach < 0 or x + reach > shape[1] or y + reach > shape[0]
+
+
+def _pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int:
+    """How many pips the pip finder saw on the face or just around it: blur may merge or lose
+    pips, but a face never shows more pips than its value (and a search that settled on a
+    part of a face, say two pips of a three, must not read that part)."""
+    x, y, side = face
+    half = PIP_REACH * side
+    return sum(1 for p in pips if abs(p.x - x) < half and abs(p.y - y) < half)
+
+
+def _centre_agrees(grey: np.ndarray, face: tuple[float, float, float], value: int) -> bool:
+    """Odd faces have a pip in the middle, even faces bare body: a check the image makes of
+    the network's reading, whatever the face's turn (a three whose middle pip the network
+    overlooked is no two)."""
+    x, y, side = face
+    h, w = grey.shape
+    half = max(2, int(0.4 * side))
+    x0, y0 = max(0, int(x) - half), max(0, int(y) - half)
+    box = grey[y0 : min(h, int(y) + half + 1), x0 : min(w, int(x) + half + 1)]
+    r = max(1, int(round(CENTRE_DISC * side)))
+    mid = grey[max(0, int(y) - r) : int(y) + r + 1, max(0, int(x) - r) : int(x) + r + 1]
+    if box.size == 0 or mid.size == 0:
+        return False
+    body, pip = np.percentile(box, (90, 3))
+    if body - pip < 20:
+        return False
+    darkness = (body - float(mid.mean())) / (body - pip)
+    low, high = CENTRE_DARKNESS[value]
+    return low <= darkness <= high
+
+
+def _face_of(find: FaceFind) -> dict:
+    half = 0.5 * find.size
+    return {
+        "value": find.opinion.value,
+        "idx": [],
+        "centre": np.array([find.cx, find.cy]),
+        "box": (find.cx - half, find.cy - half, find.cx + half, find.cy + half),
+        "confidence": find.opinion.probability,
+    }
+
+
+def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict]) -> list[dict]:
+    """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
+    counter's, with any confidence; the result keeps the doubtful ones the network did not
+    replace, so callers can still see them as doubtful."""
+    sure = [f for f in faces if f["confidence"] >= SURE]
+    starts = _starts(pips, faces, sure)
+    finds = find_faces(grey, starts)
+    read = sorted(
+        (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
+        key=lambda f: -f.opinion.probability,
+    )
+    kept, doubted = [], []
+    for f in sure:
+        at = _box_start(f)
+        own = [g for g in finds if _near(at, (g.cx, g.cy, g.size))]
+        against = [
+            g for g in own if g.opinion.value != f["value"] and g.opinion.probability >= OVERRULE
+        ]
+        agrees = any(g.opinion.value == f["value"] for g in own)
+        (kept if agrees or not against else doubted).append(f)
+    claimed = [_box_start(f) for f in kept + doubted]
+    added = []
+    for g in read:
+        here = (g.cx, g.cy, g.size)
+        if any(_beside(here, c) for c in claimed):
+            continue
+        if _cut_by_border(here, grey.shape) or _pips_inside(here, pips) > g.opinion.value:
+            continue
+        if not _centre_agrees(grey, here, g.opinion.value):
+            continue
+        steady = steady_opinion(grey, g)
+        if steady.value != g.opinion.value or steady.probability < READ_ALONE:
+            continue
+        claimed.append(here)
+        added.append(_face_of(g))
+    unsure = [
+        f
+        for f in faces
+        if f["confidence"] < SURE and not any(_near(_box_start(f), c) for c in claimed)
+    ]
+    return kept + added + unsure

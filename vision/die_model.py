@@ -1,0 +1,182 @@
+"""A small learnt second opinion on a die face, for the faces the pip reader is unsure of.
+
+The pip reader (:mod:`vision.dice`) counts pips and declines a face it cannot vouch for:
+motion blur smears a six's columns into two bars, a far die's pips shrink to a few pixels.
+A person still reads such a die at a glance from its overall pattern. This module does that
+with a small convolutional network (three conv layers, about 90k weights) run in plain numpy:
+it looks at a square crop around a candidate face, normalised for position, size and
+brightness, and gives the probability of "no top face here" and of each value 1-6.
+
+The weights live in ``vision/data/die_model.npz``; ``python -m vision.train_die_model`` makes
+them anew from labelled photos (it needs PyTorch, which the referee itself never does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CROP = 32  # the network's input: a CROP x CROP grey patch
+CONTEXT = 1.5  # crop side, in face box sides (the face, a margin of die body and table)
+WEIGHTS = Path(__file__).with_name("data") / "die_model.npz"
+
+
+@dataclass(frozen=True)
+class FaceOpinion:
+    """The network's view of one candidate: probabilities of no face (index 0) and of each
+    value 1-6 (indices 1-6)."""
+
+    probs: tuple[float, ...]
+
+    @property
+    def value(self) -> int:
+        """The most likely value, 0 for "no top face here"."""
+        return int(np.argmax(self.probs))
+
+    @property
+    def probability(self) -> float:
+        return float(max(self.probs))
+
+
+def patch_matrix(cx: float, cy: float, face_size: float, angle_deg: float = 0.0) -> np.ndarray:
+    """The 2x3 affine map from image pixels to patch pixels for a crop around (cx, cy)."""
+    side = max(face_size * CONTEXT, 4.0)
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle_deg), CROP / side)
+    m[0, 2] += CROP / 2 - cx
+    m[1, 2] += CROP / 2 - cy
+    return m
+
+
+def raw_patch(
+    grey: np.ndarray,
+    cx: float,
+    cy: float,
+    face_size: float,
+    angle_deg: float = 0.0,
+    flip: bool = False,
+) -> np.ndarray:
+    """The uint8 CROP x CROP crop around a face box centre, turned by ``angle_deg`` and
+    mirrored if asked (both for training: a die face reads the same turned or mirrored)."""
+    m = patch_matrix(cx, cy, face_size, angle_deg)
+    patch = cv2.warpAffine(
+        grey, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return patch[:, ::-1] if flip else patch
+
+
+def face_patch(grey: np.ndarray, cx: float, cy: float, face_size: float) -> np.ndarray:
+    """The network's input for a face centred at (cx, cy) whose box side is ``face_size``
+    pixels: a CROP x CROP float32 patch with zero mean and unit spread, so the lamp and the
+    camera's exposure do not matter."""
+    return normalise(raw_patch(grey, cx, cy, face_size).astype(np.float32))
+
+
+def normalise(patch: np.ndarray) -> np.ndarray:
+    """Zero mean, unit standard deviation (a flat patch stays flat)."""
+    patch = patch.astype(np.float32) - float(patch.mean())
+    return np.ascontiguousarray(patch / max(float(patch.std()), 4.0), dtype=np.float32)
+
+
+@cache
+def _weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: data[k].astype(np.float32) for k in data.files if k != "trained_on"}
+
+
+def trained_on(path: Path = WEIGHTS) -> frozenset[str]:
+    """The names of the labelled photos the shipped network learnt from (a benchmark on
+    those photos flatters it)."""
+    with np.load(path) as data:
+        return (
+            frozenset(str(n) for n in data["trained_on"]) if "trained_on" in data else frozenset()
+        )
+
+
+def model_available(path: Path = WEIGHTS) -> bool:
+    """Are the weights there (a source checkout or an installed package both ship them)?"""
+    return path.exists()
+
+
+def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """3x3 convolution (padding 1), ReLU and 2x2 max pooling on a batch (N, C, H, W)."""
+    n, c, h, wd = x.shape
+    pad = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    cols = np.lib.stride_tricks.sliding_window_view(pad, (3, 3), axis=(2, 3))
+    # cols: (N, C, H, W, 3, 3) -> (N, H, W, C*9)
+    cols = cols.transpose(0, 2, 3, 1, 4, 5).reshape(n, h, wd, c * 9)
+    out = cols @ w.reshape(w.shape[0], -1).T + b
+    np.maximum(out, 0.0, out=out)
+    out = out.reshape(n, h // 2, 2, wd // 2, 2, -1).max(axis=(2, 4))
+    return out.transpose(0, 3, 1, 2)
+
+
+def forward(
+    patches: np.ndarray, weights: dict[str, np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """For a batch of patches (N, CROP, CROP): class probabilities (N, 7), and the way to
+    the nearest die's face (N, 3): its centre's offset from the patch centre in patch sides
+    (x, y) and the log of its true box side over the assumed one."""
+    wts = weights if weights is not None else _weights()
+    x = patches.reshape(len(patches), 1, CROP, CROP).astype(np.float32)
+    for i in (1, 2, 3):
+        x = _conv_relu_pool(x, wts[f"conv{i}.weight"], wts[f"conv{i}.bias"])
+    x = x.reshape(len(x), -1)
+    x = np.maximum(x @ wts["fc1.weight"].T + wts["fc1.bias"], 0.0)
+    out = x @ wts["fc2.weight"].T + wts["fc2.bias"]
+    logits = out[:, :7] - out[:, :7].max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True), out[:, 7:]
+
+
+@dataclass(frozen=True)
+class FaceFind:
+    """Where the network settled on a face, and what it sees there."""
+
+    cx: float
+    cy: float
+    size: float  # box side, pixels
+    opinion: FaceOpinion
+
+
+def find_faces(
+    grey: np.ndarray,
+    starts: list[tuple[float, float, float]],
+    steps: int = 2,
+    weights: dict[str, np.ndarray] | None = None,
+) -> list[FaceFind]:
+    """From rough guesses (centre x, y and box side, e.g. a lone pip or a face the pip reader
+    doubts), follow the network's way to the face ``steps`` times, then judge the face there.
+    Guesses within about half a face of the true centre and within a factor 1.6 of its size
+    arrive."""
+    if not starts:
+        return []
+    at = np.array(starts, np.float64)
+    for _ in range(steps):
+        patches = np.stack([face_patch(grey, x, y, s) for x, y, s in at])
+        _, way = forward(patches, weights)
+        side = np.maximum(at[:, 2] * CONTEXT, 4.0)
+        at[:, 0] += way[:, 0] * side
+        at[:, 1] += way[:, 1] * side
+        at[:, 2] *= np.exp(np.clip(way[:, 2], -0.7, 0.7))
+    patches = np.stack([face_patch(grey, x, y, s) for x, y, s in at])
+    probs, _ = forward(patches, weights)
+    return [
+        FaceFind(float(x), float(y), float(s), FaceOpinion(tuple(float(v) for v in row)))
+        for (x, y, s), row in zip(at, probs, strict=True)
+    ]
+
+
+def steady_opinion(grey: np.ndarray, find: FaceFind) -> FaceOpinion:
+    """The network's opinion of a found face, looked at four ways (turned by quarter turns
+    and mirrored): a die's value does not change when its picture is turned, so a reading
+    that does is not one to trust. Gives each class's smallest probability over the looks,
+    renormalised: a value the looks agree on keeps a high probability."""
+    patch = face_patch(grey, find.cx, find.cy, find.size)
+    looks = np.stack([patch, np.rot90(patch, 1), np.rot90(patch, 2), patch[:, ::-1]])
+    probs, _ = forward(np.ascontiguousarray(looks))
+    low = probs.min(axis=0)
+    return FaceOpinion(tuple(float(v) for v in low / max(float(low.sum()), 1e-9)))
