@@ -34,9 +34,11 @@ def test_fast_convolution_matches_the_naive_one():
     x = rng.normal(size=(2, 3, 8, 6)).astype(np.float32)
     w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
     b = rng.normal(size=4).astype(np.float32)
-    fast = die_model._conv_relu_pool(x, w, b)
-    assert fast.shape == (2, 4, 4, 3)
-    np.testing.assert_allclose(fast, _naive_conv_relu_pool(x, w, b), rtol=1e-4, atol=1e-4)
+    channels_last = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    fast = die_model._conv_relu_pool(channels_last, die_model._conv_matrix(w), b)
+    assert fast.shape == (2, 4, 3, 4)
+    naive = _naive_conv_relu_pool(x, w, b).transpose(0, 2, 3, 1)
+    np.testing.assert_allclose(fast, naive, rtol=1e-4, atol=1e-4)
 
 
 def test_forward_gives_probabilities_and_a_way():

@@ -102,16 +102,32 @@ def model_available(path: Path = WEIGHTS) -> bool:
 
 
 def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """3x3 convolution (padding 1), ReLU and 2x2 max pooling on a batch (N, C, H, W)."""
-    n, c, h, wd = x.shape
-    pad = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    cols = np.lib.stride_tricks.sliding_window_view(pad, (3, 3), axis=(2, 3))
-    # cols: (N, C, H, W, 3, 3) -> (N, H, W, C*9)
-    cols = cols.transpose(0, 2, 3, 1, 4, 5).reshape(n, h, wd, c * 9)
-    out = cols @ w.reshape(w.shape[0], -1).T + b
+    """3x3 convolution (padding 1), ReLU and 2x2 max pooling on a batch laid out (N, H, W, C)
+    (channels last, so the nine shifted copies join without a transpose); ``w`` is laid out
+    (dy, dx, C_in, C_out) flattened to (9 C_in, C_out), as :func:`_conv_matrix` makes it."""
+    n, h, wd, _ = x.shape
+    pad = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    cols = np.concatenate(
+        [pad[:, dy : dy + h, dx : dx + wd, :] for dy in range(3) for dx in range(3)], axis=3
+    )
+    out = cols @ w
+    out += b
     np.maximum(out, 0.0, out=out)
-    out = out.reshape(n, h // 2, 2, wd // 2, 2, -1).max(axis=(2, 4))
-    return out.transpose(0, 3, 1, 2)
+    return out.reshape(n, h // 2, 2, wd // 2, 2, -1).max(axis=(2, 4))
+
+
+def _conv_matrix(w: np.ndarray) -> np.ndarray:
+    """A (C_out, C_in, 3, 3) convolution kernel as the (9 C_in, C_out) matrix that
+    :func:`_conv_relu_pool` multiplies by."""
+    return np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]))
+
+
+@cache
+def _prepared(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
+    wts = dict(_weights(path))
+    for i in (1, 2, 3):
+        wts[f"conv{i}.weight"] = _conv_matrix(wts[f"conv{i}.weight"])
+    return wts
 
 
 def forward(
@@ -119,12 +135,18 @@ def forward(
 ) -> tuple[np.ndarray, np.ndarray]:
     """For a batch of patches (N, CROP, CROP): class probabilities (N, 7), and the way to
     the nearest die's face (N, 3): its centre's offset from the patch centre in patch sides
-    (x, y) and the log of its true box side over the assumed one."""
-    wts = weights if weights is not None else _weights()
-    x = patches.reshape(len(patches), 1, CROP, CROP).astype(np.float32)
+    (x, y) and the log of its true box side over the assumed one. ``weights`` as saved by the
+    trainer (PyTorch's layout); by default the shipped ones."""
+    if weights is None:
+        wts = _prepared()
+    else:
+        wts = dict(weights)
+        for i in (1, 2, 3):
+            wts[f"conv{i}.weight"] = _conv_matrix(wts[f"conv{i}.weight"])
+    x = patches.reshape(len(patches), CROP, CROP, 1).astype(np.float32)
     for i in (1, 2, 3):
         x = _conv_relu_pool(x, wts[f"conv{i}.weight"], wts[f"conv{i}.bias"])
-    x = x.reshape(len(x), -1)
+    x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)  # flattened as PyTorch does: (C, H, W)
     x = np.maximum(x @ wts["fc1.weight"].T + wts["fc1.bias"], 0.0)
     out = x @ wts["fc2.weight"].T + wts["fc2.bias"]
     logits = out[:, :7] - out[:, :7].max(axis=1, keepdims=True)
