@@ -68,25 +68,12 @@ def test_face_patch_ignores_brightness_and_contrast():
 
 
 def _draw_die(value: int, size: int = 60, blur: int = 0) -> np.ndarray:
-    """A white die with black pips, top face only, on a wooden-brown table."""
+    """A white die with black pips, its top face only, square to the picture, on a
+    wooden-brown table; ``blur`` pixels of horizontal motion blur."""
     img = np.full((240, 320, 3), (90, 140, 180), np.uint8)
-    cx, cy, half = 160, 120, size // 2
-    cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (235, 235, 235), -1)
-    a = size * 0.27
-    spots = {
-        1: [(0, 0)],
-        2: [(-1, -1), (1, 1)],
-        3: [(-1, -1), (0, 0), (1, 1)],
-        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-        6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
-    }[value]
-    for dx, dy in spots:
-        cv2.circle(img, (int(cx + dx * a), int(cy + dy * a)), max(2, size // 11), (20, 20, 20), -1)
+    draw_turned_die(img, value, (160, 120), size, 0)
     if blur:
-        k = np.zeros((blur, blur), np.float32)
-        k[blur // 2, :] = 1.0 / blur
-        img = cv2.filter2D(img, -1, k)
+        img = cv2.filter2D(img, -1, np.full((1, blur), 1.0 / blur, np.float32))
     return img
 
 

@@ -124,12 +124,18 @@ def test_a_restart_keeps_each_phone_in_its_seat(config: Config):
     assert third.app.test_client().get("/seat-qr/1.svg").status_code == 404
 
 
-def test_a_reset_after_a_restart_makes_a_new_link_that_is_kept(config: Config):
+def _red_phone_claimed_then_stopped(config: Config):
+    """Start the table, let red's phone claim its seat, stop: (red's client, red's link)."""
     first = start(config)
     red_link = first.referee.join_token(0)
     red = first.app.test_client()
     assert red.get(f"/play/{red_link}").status_code == 200
     stop(first)
+    return red, red_link
+
+
+def test_a_reset_after_a_restart_makes_a_new_link_that_is_kept(config: Config):
+    red, red_link = _red_phone_claimed_then_stopped(config)
 
     second = start(config)
     table = second.app.test_client()
@@ -164,11 +170,7 @@ def test_the_key_file_is_made_once_for_its_owner_only(config: Config):
 
 def test_without_the_key_file_the_phone_loses_its_seat(config: Config):
     """The control: what keeps the phone in its seat is the key file."""
-    first = start(config)
-    red_link = first.referee.join_token(0)
-    red = first.app.test_client()
-    assert red.get(f"/play/{red_link}").status_code == 200
-    stop(first)
+    red, red_link = _red_phone_claimed_then_stopped(config)
     (Path(config.database).parent / KEY_FILE).unlink()
     second = start(config)
     red = same_phone(red, second.app)
