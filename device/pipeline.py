@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -155,7 +155,7 @@ class Pipeline:
         if self.calibration is None and not obs.hand:
             self._calibrate(image, board, obs)
             obs = observe(image, [board], self.calibration, self._last_h)
-        stable = self.stabiliser.push(obs)
+        stable = self.stabiliser.push(replace(obs, dice=dice))  # the dice must hold still too
         self.status.reason = self.stabiliser.reason
         if obs.hand:
             self._unclear_frames = 0
@@ -166,8 +166,8 @@ class Pipeline:
                 self.referee.observe(obs.placement, unclear=obs.unclear)
         elif stable is not None:
             self._unclear_frames = 0
-            values = tuple(d.value for d in dice)
-            owners = tuple(getattr(d, "owner", None) for d in dice)
+            values = tuple(d.value for d in stable.dice)
+            owners = tuple(getattr(d, "owner", None) for d in stable.dice)
             key = (tuple(sorted(stable.placement.items())), values, owners)
             if key != self._last_key:
                 self._last_key = key

@@ -65,7 +65,10 @@ class Referee:
         self._frame_source = frame_source
         self._status_source = status_source
         self._waiting_fix = False  # an illegal ruling is held until the board is put right
-        self._die_armed = True  # a die in the tray counts only after it left or was covered
+        # Trays (by owner seat; None: a shared tray) whose die was entered as a roll: it counts
+        # again only once the tray was seen empty or a hand covered the board.
+        self._spent_trays: set[int | None] = set()
+        self._told: set[tuple[int, str]] = set()  # (seat, why) of dice already said not to count
         self.resumed = False
         self.mode = "camera" if frame_source is not None else "manual"
         self.profile_saver: Callable[[dict[str, Any]], str] | None = None
@@ -402,19 +405,25 @@ class Referee:
     def roll(self, source: str = "web", value: int | None = None) -> dict[str, Any]:
         """Roll the die as the button does (or take the value a camera read from the tray)."""
         with self._lock:
-            state = self._state
-            rolls = [m for m in self._game.legal_moves(state) if isinstance(m, Roll)]
-            if not rolls:
+            if not self._can_roll():
                 raise TableError(self._why_no_roll())
             if value is None:
                 self._light("show_rolling")
                 value = self._roll_die()
-            move = next((m for m in rolls if m.value == value), None)
-            if move is None:
-                raise TableError(f"a die cannot show {value!r}; allowed: 1 to 6")
-            self._apply(move, source, kind="roll", text=f"{move.colour} rolled {value}")
-            self._auto_forced(source)
+            self._roll_as(self._state.to_move, value, source)
             return self._snapshot()
+
+    def _roll_as(
+        self, seat: int, value: int, source: str, notes: list[dict[str, Any]] | tuple = ()
+    ) -> None:
+        """Enter `seat`'s throw: the one path of the button, the page and every camera die."""
+        rolls = [m for m in self._game.legal_moves(self._state) if isinstance(m, Roll)]
+        move = next((m for m in rolls if m.player == seat and m.value == value), None)
+        if move is None:
+            raise TableError(f"a die cannot show {value!r}; allowed: 1 to 6")
+        text = f"{move.colour} rolled {value}"
+        self._apply(move, source, kind="roll", text=text, notes=notes)
+        self._auto_forced(source)
 
     def manual_move(self, move: Mapping[str, Any]) -> dict[str, Any]:
         """A move entered on the page: checked exactly as a move seen by the camera."""
@@ -448,6 +457,7 @@ class Referee:
                 self._store.append(self._game_id, "undo", undone.to_json())
             undone_text = str(undone)
             self._waiting_fix = False
+            self._told = set()
             self._set_ruling(notice("undo", f"undone: {undone_text}"))
             self._light("clear")
             return self._snapshot()
@@ -474,20 +484,21 @@ class Referee:
     ) -> dict[str, Any] | None:
         """A stable reading of the board. Returns the ruling it caused, if any.
 
-        `dice_owners[i]` is the seat whose tray die i lies in (None: a shared tray); only a die
-        in the roller's own tray or a shared one counts as the roller's throw.
+        `dice_owners[i]` is the seat whose tray die i lies in (None: a shared tray). A die in
+        a shared tray is the throw of the seat to roll; a die in a seat's own tray is that
+        seat's throw, entered when the seat may roll now (in the roll-off, everyone still to
+        roll may: each seen throw is entered, in seat order).
         """
         with self._lock:
             if hand or placement is None or unclear:
-                if hand or not dice:
-                    self._die_armed = True
+                self._rearm_trays([] if hand or not dice else dice_owners or [None] * len(dice))
                 if unclear and not hand:
                     return self._rule_unclear(
                         reason or "cannot read " + ", ".join(unclear), tuple(unclear)
                     )
                 return None
-            if not dice:
-                self._die_armed = True
+            owners = list(dice_owners) if dice_owners is not None else [None] * len(dice or [])
+            self._rearm_trays(owners)
             expected = self._game.canonical(self._game.placement(self._state))
             seen = self._game.canonical(placement)
             if self._waiting_fix:
@@ -497,12 +508,9 @@ class Referee:
                     self._light("clear")
                     return self._ruling
             if seen == expected:
-                value = self._rollers_die(dice, dice_owners)
-                if value is not None and self.camera_dice and self._die_armed and self._can_roll():
-                    self._die_armed = False
-                    self.roll(source="camera", value=value)
-                    return self._ruling
-                return None
+                if not (dice and self.camera_dice and self._can_roll()):
+                    return None
+                return self._enter_tray_throws(dice, owners)
             inference = self._game.infer(self._state, placement)
             return self._rule_inference(inference, placement)
 
@@ -523,14 +531,71 @@ class Referee:
         return self._rule_unclear(inference.reason, inference.spaces)
 
     # --- internals -----------------------------------------------------------------------------
-    def _rollers_die(self, dice: list[int] | None, owners: list[int | None] | None) -> int | None:
-        """The value of the die the player to roll threw (their tray, or a shared tray)."""
-        if not dice:
-            return None
-        owners = owners if owners is not None else [None] * len(dice)
-        roller = self._state.to_move
-        mine = [v for v, owner in zip(dice, owners, strict=False) if owner in (None, roller)]
-        return mine[0] if mine else None
+    def _rearm_trays(self, owners: list[int | None]) -> None:
+        """A tray seen empty (or the whole board covered: `owners` empty) may count again."""
+        self._spent_trays &= set(owners)
+
+    def _enter_tray_throws(self, dice: list[int], owners: list[int | None]) -> dict | None:
+        """Enter every new throw the camera sees of a seat that may roll now, in seat order,
+        each as a single roll is; say once that the other new dice do not count."""
+        throws, ignored = self._tray_throws(dice, owners)
+        notes = self._ignored_notes(ignored)
+        entered = False
+        for n, (seat, value, tray) in enumerate(throws):
+            if seat not in self._rolling_seats():  # a roll-off never refuses a seat still in
+                log.warning("%s may no longer roll; its die is not entered", seat)
+                break
+            self._spent_trays.add(tray)
+            self._roll_as(seat, value, "camera", notes=notes if n == len(throws) - 1 else ())
+            entered = True
+        if notes and not entered:
+            text = "only the dice of players still to roll count"
+            self._set_ruling(notice("ignored", text) | {"effects": notes})
+        return self._ruling if entered or notes else None
+
+    def _tray_throws(
+        self, dice: list[int], owners: list[int | None]
+    ) -> tuple[list[tuple[int, int, int | None]], list[tuple[int, int]]]:
+        """(throws to enter as (seat, value, tray), new dice of seats that may not roll as
+        (seat, value)), both in seat order. A spent tray is skipped; one die per seat counts."""
+        rolling, to_move = self._rolling_seats(), self._state.to_move
+        throws: dict[int, tuple[int, int, int | None]] = {}
+        ignored: dict[int, tuple[int, int]] = {}
+        for value, tray in zip(dice, owners, strict=False):
+            if tray in self._spent_trays:
+                continue
+            seat = to_move if tray is None else tray
+            if seat in rolling:
+                throws.setdefault(seat, (seat, value, tray))
+            else:
+                ignored.setdefault(seat, (seat, value))
+        return [throws[s] for s in sorted(throws)], [ignored[s] for s in sorted(ignored)]
+
+    def _ignored_notes(self, ignored: list[tuple[int, int]]) -> list[dict[str, Any]]:
+        """Effects saying why dice seen in the roll-off do not count, each said once. A die
+        showing the roll its seat has in this round is the die that made it: nothing to say."""
+        rolloff = getattr(self._state, "rolloff", ())
+        if not rolloff:
+            return []  # in play a die left in another player's tray is nothing to mention
+        state, notes = self._state, []
+        for seat, value in ignored:
+            if rolloff[seat] == value:
+                continue
+            colour = self._game.colours[seat]
+            verdict = self._game.explain(state, Roll(seat, colour, value))
+            if verdict.legal or (seat, verdict.reason) in self._told:
+                continue
+            self._told.add((seat, verdict.reason))
+            clause = verdict.clauses[0].id if verdict.clauses else ""
+            text = f"the die in {colour}'s tray does not count: {verdict.reason}"
+            notes.append({"kind": "ignored", "clause": clause, "text": text, "space": None,
+                          "player": seat})  # fmt: skip
+        return notes
+
+    def _rolling_seats(self) -> list[int]:
+        """The seats that may roll now, in seat order (several only in a roll-off)."""
+        legal = self._game.legal_moves(self._state)
+        return sorted({m.player for m in legal if isinstance(m, Roll)})
 
     def _can_roll(self) -> bool:
         return any(isinstance(m, Roll) for m in self._game.legal_moves(self._state))
@@ -548,8 +613,14 @@ class Referee:
         return f"not the time to roll: waiting for {colour} to {phase}"
 
     def _apply(
-        self, move: Move, source: str, kind: str | None = None, text: str | None = None
+        self,
+        move: Move,
+        source: str,
+        kind: str | None = None,
+        text: str | None = None,
+        notes: list[dict[str, Any]] | tuple = (),
     ) -> None:
+        """Apply a legal move and announce it; `notes`: the referee's own effects to add."""
         game, before = self._game, self._state
         verdict = game.announce(before, move)
         self._state = game.apply(before, move)
@@ -557,7 +628,7 @@ class Referee:
         if self._store is not None:  # the store keeps every identity; it stays on the Pi
             self._store.append(self._game_id, "move", move.to_json(), source)
         public = game.public_move(move, None)
-        effects = [e.to_json() for e in verdict.effects]
+        effects = [e.to_json() for e in verdict.effects] + list(notes)
         kinds = {e["kind"] for e in effects}
         ruling_kind = kind or (
             "win" if "win" in kinds else "pass" if isinstance(move, Pass) else "legal"
@@ -719,6 +790,7 @@ class Referee:
         self._moves = []
         self._history = []
         self._waiting_fix = False
+        self._spent_trays, self._told = set(), set()
         if self._store is not None:
             self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
         self._new_seats()

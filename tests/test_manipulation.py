@@ -237,16 +237,43 @@ def test_rolloff_ties_rethrow_MANIP_1_3():
     state = game.initial_state()
     assert state.phase == "opening"
     for seat, value in enumerate((3, 5, 5, 2)):
-        assert game.legal_moves(state) == [Roll(seat, COLOURS[seat], v) for v in range(1, 7)]
+        waiting = range(seat, 4)  # everyone still to roll may throw
+        rolls = [Roll(s, COLOURS[s], v) for s in waiting for v in range(1, 7)]
+        assert game.legal_moves(state) == rolls
         assert cited(game.explain(state, Roll(seat, COLOURS[seat], value))) == ["MANIP-1.3"]
         state = game.apply(state, Roll(seat, COLOURS[seat], value))
     assert state.phase == "opening" and state.to_move == 1  # yellow and green tied on 5
-    with pytest.raises(IllegalMoveError, match="MANIP-1.5"):
+    assert {m.player for m in game.legal_moves(state)} == {1, 2}
+    with pytest.raises(IllegalMoveError, match="red is out of the roll-off.*MANIP-1.3"):
         game.apply(state, Roll(0, "red", 6))
     state = game.apply(state, Roll(1, "yellow", 4))
     assert state.to_move == 2
     state = game.apply(state, Roll(2, "green", 6))
     assert (state.phase, state.to_move, state.dice) == ("move", 2, 6)
+
+
+def test_rolloff_rolls_come_in_any_order_MANIP_1_3():
+    """Everyone throws at once: a seat need not wait for the seats before it."""
+    game = make()
+    state = game.apply(game.initial_state(), Roll(2, "green", 4))
+    assert (state.phase, state.to_move, state.rolloff) == ("opening", 0, (0, 0, 4, 0))
+    verdict = game.explain(state, Roll(2, "green", 6))
+    assert not verdict.legal and cited(verdict) == ["MANIP-1.3"]
+    assert "green has already rolled" in verdict.reason
+    with pytest.raises(IllegalMoveError, match="MANIP-1.3"):
+        game.apply(state, Roll(2, "green", 6))
+    for seat, value in ((3, 4), (0, 1)):
+        state = game.apply(state, Roll(seat, COLOURS[seat], value))
+    decider = Roll(1, "yellow", 2)
+    assert cited(game.explain(state, decider)) == ["MANIP-1.3"]  # green and blue tie on 4
+    state = game.apply(state, decider)
+    assert (state.phase, state.rolloff) == ("opening", (-1, -1, 0, 0))
+    assert {m.player for m in game.legal_moves(state)} == {2, 3}
+    assert cited(game.explain(state, Roll(3, "blue", 5))) == ["MANIP-1.3"]  # green still to go
+    state = game.apply(state, Roll(3, "blue", 5))
+    assert cited(game.explain(state, Roll(2, "green", 3))) == ["MANIP-1.3", "MANIP-1.4"]
+    state = game.apply(state, Roll(2, "green", 3))
+    assert (state.phase, state.to_move, state.dice) == ("move", 3, 5)
 
 
 def test_rolloff_winner_moves_by_the_winning_roll_MANIP_1_4():

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -7,6 +9,7 @@ from tests.boards import cross_board
 from vision.calibrate import calibrate
 from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
+from vision.tray import TrayDie
 
 
 def _obs(placement, hand=False, unclear=(), game="g"):
@@ -51,3 +54,21 @@ def test_hand_frames_never_yield_a_stable_observation():
     frame, _ = table.render({"t2": "green"}, hand=False, index=9)
     stable = s.push(observe(frame, [board], cal))
     assert stable is not None and stable.placement == {"t2": "green"}
+
+
+def test_the_dice_must_hold_still_too():
+    """A die read differently (or in another tray) starts the count again: never a half-read."""
+    s = Stabiliser(frames_required=2)
+    a = {"x": "red"}
+    red4, blue2 = (
+        TrayDie(4, 0, 0, 9, 9, 0.9, "tray-red", 0),
+        TrayDie(2, 0, 0, 9, 9, 0.9, "tray-blue", 3),
+    )
+
+    def push(*dice):
+        return s.push(replace(_obs(a), dice=list(dice)))
+
+    assert push(red4) is None
+    assert push(red4, blue2) is None  # the blue die landed: settling again
+    assert push(blue2, red4).dice == [blue2, red4]  # the same two dice, read in another order
+    assert push(replace(red4, value=5), blue2) is None

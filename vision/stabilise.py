@@ -1,8 +1,9 @@
 """Frame-to-frame stabilising: report a placement only once it has held still.
 
-A reading counts when the same game and placement hold for `frames_required` consecutive frames
-with the board located, no hand over it and no unclear space. Anything else resets the count,
-and `reason` says why the last push yielded nothing.
+A reading counts when the same game, placement and dice hold for `frames_required` consecutive
+frames with the board located, no hand over it and no unclear space. Anything else resets the
+count, and `reason` says why the last push yielded nothing. The dice are part of the reading so
+that a die still tumbling (or read in a tray for one frame only) is never handed over.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class Stabiliser:
             self._key, self._count = None, 0
             self.reason = bad
             return None
-        key = (obs.game, tuple(sorted(obs.placement.items())))
+        key = (obs.game, tuple(sorted(obs.placement.items())), dice_key(obs.dice))
         if key == self._key:
             self._count += 1
         else:
@@ -46,3 +47,8 @@ class Stabiliser:
             return None
         self.reason = "stable"
         return obs
+
+
+def dice_key(dice: list) -> tuple[tuple[str, int], ...]:
+    """The dice of a reading as (tray, value) pairs, in a fixed order (a die without a tray: "")."""
+    return tuple(sorted((str(getattr(d, "tray", "")), int(getattr(d, "value", d))) for d in dice))

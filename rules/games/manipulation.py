@@ -473,6 +473,8 @@ class ManipulationState(NamedTuple):
     indices, HOLD (-1) for a token in its Holding Position. to_move is the seat rolling; actor
     is the seat whose tokens move (the partner's, once a partner's tokens are all home).
     rolloff holds the opening roll-off: 0 still to roll, -1 out of it, else the value rolled.
+    In the roll-off everyone throws at once: any seat still to roll may, and to_move is the
+    first of them (the seat the roll button throws for).
     """
 
     to_move: int
@@ -766,9 +768,21 @@ class Manipulation(Game):
         if phase == "move":
             options = self._options(state)
             return [o[0] for o in options] if options else [self._passes[state.to_move]]
-        if phase == "roll" or phase == "opening":
+        if phase == "roll":
             return list(self._rolls[state.to_move])
+        if phase == "opening":
+            return [roll for seat in self.rolloff_seats(state) for roll in self._rolls[seat]]
         return []
+
+    def rolloff_seats(self, state: ManipulationState) -> list[int]:
+        """Seats that may throw now in the opening roll-off, in seat order (to_move first).
+
+        Everyone throws at once (MANIP-1.3), so any seat still to roll in this round may; the
+        roll-off does not wait for the seats before it.
+        """
+        if state.phase != "opening":
+            return []
+        return [seat for seat, rolled in enumerate(state.rolloff) if rolled == 0]
 
     def _options(self, state: ManipulationState) -> list[tuple]:
         """Legal token moves: (step, colour, origin, dest, victim colour or -1, is set-back)."""
@@ -852,11 +866,11 @@ class Manipulation(Game):
                     return self._apply_option(state, option)
             self.check(state, move)  # raises IllegalMoveError naming the clause
             raise AssertionError(f"{move} passed the legality check but is not an option")
-        if kind is Roll and phase in ("roll", "opening") and move.player == state.to_move:
-            if move.colour != self.colours[state.to_move] or not 1 <= move.value <= 6:
+        if kind is Roll and self._may_roll(state, move.player):
+            if move.colour != self.colours[move.player] or not 1 <= move.value <= 6:
                 self.check(state, move)
             if phase == "opening":
-                return self._apply_rolloff(state, move.value)
+                return self._apply_rolloff(state, move.player, move.value)
             return state._replace(phase="move", dice=move.value)
         self.check(state, move)  # raises for anything else that is not legal
         return self._end_turn(state, state.pieces, extra=False, mover=-1)
@@ -886,8 +900,13 @@ class Manipulation(Game):
         nxt = state.to_move if extra else (state.to_move + 1) % self.players
         return ManipulationState(nxt, "roll", 0, pieces, self._actor_for(nxt, pieces), ())
 
-    def _apply_rolloff(self, state: ManipulationState, value: int) -> ManipulationState:
-        rolls, seat, decided = record_roll(state.rolloff, state.to_move, value)
+    def _may_roll(self, state: ManipulationState, seat: int) -> bool:
+        if state.phase == "opening":
+            return 0 <= seat < self.players and state.rolloff[seat] == 0
+        return state.phase == "roll" and seat == state.to_move
+
+    def _apply_rolloff(self, state: ManipulationState, seat: int, value: int) -> ManipulationState:
+        rolls, seat, decided = record_roll(state.rolloff, seat, value)
         if not decided:
             return state._replace(to_move=seat, rolloff=rolls)
         # the winner moves by the winning roll (MANIP-1.4)
@@ -900,10 +919,12 @@ class Manipulation(Game):
             if legal:
                 key = "MANIP-1.3" if state.phase == "opening" else "MANIP-2.1"
                 clauses = [key]
-                if state.phase == "opening" and self._decides_rolloff(state, move.value):
+                if state.phase == "opening" and self._decides_rolloff(state, move):
                     clauses.append("MANIP-1.4")
                 return Verdict(True, tuple(self.clause(k) for k in clauses), reason=str(move))
-            if state.phase in ("roll", "opening") and move.player != state.to_move:
+            if state.phase == "opening" and not self._may_roll(state, move.player):
+                return self._against("MANIP-1.3", self._not_in_rolloff(state, move.player))
+            if state.phase == "roll" and move.player != state.to_move:
                 return self._against("MANIP-1.5", f"it is {self.colours[state.to_move]}'s roll")
             if state.phase in ("roll", "opening"):
                 return self._against("MANIP-2.1", f"{move} is not a roll of this die")
@@ -927,9 +948,17 @@ class Manipulation(Game):
             return self.explain_attempt(state, move.frm, move.to)
         return self._against("MANIP-1.5", f"{move} is not a Manipulation move")
 
-    def _decides_rolloff(self, state: ManipulationState, value: int) -> bool:
+    def _not_in_rolloff(self, state: ManipulationState, seat: int) -> str:
+        if not 0 <= seat < self.players:
+            return f"there is no seat {seat} in this game"
+        colour = self.colours[seat]
+        if state.rolloff[seat] > 0:
+            return f"{colour} has already rolled in this round of the roll-off"
+        return f"{colour} is out of the roll-off: only the tied players throw again"
+
+    def _decides_rolloff(self, state: ManipulationState, move: Roll) -> bool:
         rolls = list(state.rolloff)
-        rolls[state.to_move] = value
+        rolls[move.player] = move.value
         if 0 in rolls:
             return False
         return rolls.count(max(rolls)) == 1

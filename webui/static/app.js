@@ -381,6 +381,7 @@ function drawTurn(container, state, palette) {
 const VERDICT = {
   legal: ["✓", "Legal"], illegal: ["✕", "Illegal"], unclear: ["?", "Cannot see"], roll: ["⚄", "Rolled"],
   pass: ["→", "Pass"], win: ["★", "Winner"], undo: ["↶", "Undone"], new: ["+", "New game"],
+  ignored: ["–", "Not counted"],
 };
 
 function drawBanner(container, ruling, { fresh = false } = {}) {
