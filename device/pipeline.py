@@ -22,6 +22,8 @@ from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
 from vision.tray import read_tray_dice
 
+from .referee import die_moved
+
 log = logging.getLogger(__name__)
 
 
@@ -70,6 +72,7 @@ class Pipeline:
         self._calibrated_for: str | None = None
         self._last_h: np.ndarray | None = None
         self._last_key: tuple | None = None
+        self._last_boxes: list = []  # the dice boxes of the reading last handed over
         self._unclear_frames = 0
         self._latest: np.ndarray | None = None
         self._latest_lock = threading.Lock()
@@ -168,10 +171,19 @@ class Pipeline:
             self._unclear_frames = 0
             values = tuple(d.value for d in stable.dice)
             owners = tuple(getattr(d, "owner", None) for d in stable.dice)
+            boxes = [_box(d) for d in stable.dice]
             key = (tuple(sorted(stable.placement.items())), values, owners)
-            if key != self._last_key:
-                self._last_key = key
-                self.referee.observe(stable.placement, dice=list(values), dice_owners=list(owners))
+            # The stabiliser holds the values still; a die seen elsewhere is a new throw too.
+            moved = key == self._last_key and any(
+                a is not None and b is not None and die_moved(a, b)
+                for a, b in zip(self._last_boxes, boxes, strict=False)
+            )
+            if key != self._last_key or moved:
+                self._last_key, self._last_boxes = key, boxes
+                self.referee.observe(
+                    stable.placement, dice=list(values), dice_owners=list(owners),
+                    dice_boxes=boxes,
+                )  # fmt: skip
                 self._learn(image, board, stable)
         return obs
 
@@ -201,3 +213,11 @@ class Pipeline:
             self.calibration = calibrate(board, [(image, expected)], homographies=[obs.homography])
         except ValueError as exc:
             log.warning("calibration failed: %s", exc)
+
+
+def _box(die: Any) -> tuple[int, int, int, int] | None:
+    """A die's box (x, y, w, h) in the frame, if the reader gave one."""
+    try:
+        return (int(die.x), int(die.y), int(die.w), int(die.h))
+    except AttributeError:
+        return None

@@ -65,9 +65,9 @@ class Referee:
         self._frame_source = frame_source
         self._status_source = status_source
         self._waiting_fix = False  # an illegal ruling is held until the board is put right
-        # Trays (by owner seat; None: a shared tray) whose die was entered as a roll: it counts
-        # again only once the tray was seen empty or a hand covered the board.
-        self._spent_trays: set[int | None] = set()
+        # Trays (by owner seat; None: a shared tray) whose die was entered as a roll: the tray
+        # counts again only on evidence of a new throw (see `_rearm_trays`).
+        self._spent_trays: dict[int | None, _Spent] = {}
         self._told: set[tuple[int, str]] = set()  # (seat, why) of dice already said not to count
         self.resumed = False
         self.mode = "camera" if frame_source is not None else "manual"
@@ -478,6 +478,7 @@ class Referee:
         *,
         dice: list[int] | None = None,
         dice_owners: list[int | None] | None = None,
+        dice_boxes: list[Box | None] | None = None,
         hand: bool = False,
         unclear: tuple[str, ...] = (),
         reason: str = "",
@@ -487,18 +488,24 @@ class Referee:
         `dice_owners[i]` is the seat whose tray die i lies in (None: a shared tray). A die in
         a shared tray is the throw of the seat to roll; a die in a seat's own tray is that
         seat's throw, entered when the seat may roll now (in the roll-off, everyone still to
-        roll may: each seen throw is entered, in seat order).
+        roll may: each seen throw is entered, in seat order). `dice_boxes[i]`: die i's box
+        (x, y, w, h) in the frame, if known: a die seen elsewhere in its tray is a new throw.
         """
         with self._lock:
-            if hand or placement is None or unclear:
-                self._rearm_trays([] if hand or not dice else dice_owners or [None] * len(dice))
-                if unclear and not hand:
+            values = list(dice or [])
+            owners = list(dice_owners) if dice_owners is not None else [None] * len(values)
+            boxes = list(dice_boxes) if dice_boxes is not None else [None] * len(values)
+            if hand:
+                for spent in self._spent_trays.values():
+                    spent.hand = True
+                return None
+            self._rearm_trays(values, owners, boxes)
+            if placement is None or unclear:
+                if unclear:
                     return self._rule_unclear(
                         reason or "cannot read " + ", ".join(unclear), tuple(unclear)
                     )
                 return None
-            owners = list(dice_owners) if dice_owners is not None else [None] * len(dice or [])
-            self._rearm_trays(owners)
             expected = self._game.canonical(self._game.placement(self._state))
             seen = self._game.canonical(placement)
             if self._waiting_fix:
@@ -510,7 +517,7 @@ class Referee:
             if seen == expected:
                 if not (dice and self.camera_dice and self._can_roll()):
                     return None
-                return self._enter_tray_throws(dice, owners)
+                return self._enter_tray_throws(values, owners, boxes)
             inference = self._game.infer(self._state, placement)
             return self._rule_inference(inference, placement)
 
@@ -531,27 +538,62 @@ class Referee:
         return self._rule_unclear(inference.reason, inference.spaces)
 
     # --- internals -----------------------------------------------------------------------------
-    def _rearm_trays(self, owners: list[int | None]) -> None:
-        """A tray seen empty (or the whole board covered: `owners` empty) may count again."""
-        self._spent_trays &= set(owners)
+    def _rearm_trays(
+        self, dice: list[int], owners: list[int | None], boxes: list[Box | None]
+    ) -> None:
+        """A spent tray counts again only on evidence of a new throw: none of the dice that lay
+        in it when its roll was entered is still there. A die is still there unless the tray
+        is seen without it, or it is seen elsewhere (its centre moved by more than half its
+        size: a throw almost never lands on the same spot), or it shows another face and a
+        hand was seen since (a die does not turn over by itself). A hand passing over an
+        unmoved die showing the same face re-arms nothing."""
+        for tray, spent in list(self._spent_trays.items()):
+            here = [(v, b) for v, o, b in zip(dice, owners, boxes, strict=False) if o == tray]
+            if not any(spent.still_there(v, b) for v, b in here):
+                del self._spent_trays[tray]
 
-    def _enter_tray_throws(self, dice: list[int], owners: list[int | None]) -> dict | None:
+    def _enter_tray_throws(
+        self, dice: list[int], owners: list[int | None], boxes: list[Box | None]
+    ) -> dict | None:
         """Enter every new throw the camera sees of a seat that may roll now, in seat order,
-        each as a single roll is; say once that the other new dice do not count."""
+        each as a single roll is; say once that the other new dice do not count, and once
+        (after a hand was seen) that a die already entered is not a new throw."""
         throws, ignored = self._tray_throws(dice, owners)
         notes = self._ignored_notes(ignored)
+        stale = self._stale_notes()
         entered = False
         for n, (seat, value, tray) in enumerate(throws):
             if seat not in self._rolling_seats():  # a roll-off never refuses a seat still in
                 log.warning("%s may no longer roll; its die is not entered", seat)
                 break
-            self._spent_trays.add(tray)
-            self._roll_as(seat, value, "camera", notes=notes if n == len(throws) - 1 else ())
+            lying = [(v, b) for v, o, b in zip(dice, owners, boxes, strict=False) if o == tray]
+            self._spent_trays[tray] = _Spent(lying)
+            last = n == len(throws) - 1
+            self._roll_as(seat, value, "camera", notes=notes + stale if last else ())
             entered = True
-        if notes and not entered:
-            text = "only the dice of players still to roll count"
-            self._set_ruling(notice("ignored", text) | {"effects": notes})
-        return self._ruling if entered or notes else None
+        if (notes or stale) and not entered:
+            text = stale[0]["text"] if stale and not notes else (
+                "only the dice of players still to roll count")  # fmt: skip
+            self._set_ruling(notice("ignored", text) | {"effects": notes + stale})
+        return self._ruling if entered or notes or stale else None
+
+    def _stale_notes(self) -> list[dict[str, Any]]:
+        """Effects saying, once per entered die, that the die still lying in the tray of a
+        seat to roll was entered already: said only after a hand was seen over the board
+        (someone reached out, and the die they may have meant to throw did not move)."""
+        notes = []
+        for seat in self._rolling_seats():
+            for tray in (seat, None) if seat == self._state.to_move else (seat,):
+                spent = self._spent_trays.get(tray)
+                if spent is None or not spent.hand or spent.told:
+                    continue
+                spent.told = True
+                whose = "the tray" if tray is None else f"{self._game.colours[seat]}'s tray"
+                text = (f"the die in {whose} was counted already and has not moved: pick up the "
+                        "die and throw it again, or press the button")  # fmt: skip
+                notes.append({"kind": "ignored", "clause": "", "text": text, "space": None,
+                              "player": seat})  # fmt: skip
+        return notes
 
     def _tray_throws(
         self, dice: list[int], owners: list[int | None]
@@ -790,7 +832,7 @@ class Referee:
         self._moves = []
         self._history = []
         self._waiting_fix = False
-        self._spent_trays, self._told = set(), set()
+        self._spent_trays, self._told = {}, set()
         if self._store is not None:
             self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
         self._new_seats()
@@ -857,6 +899,36 @@ def _battle(
     battle["attacker_colour"] = colours[battle["attacker"]]
     battle["defender_colour"] = colours[1 - battle["attacker"]]
     return battle
+
+
+Box = tuple[int, int, int, int]  # a die's box in the frame: x, y, w, h (pixels)
+
+
+def die_moved(a: Box, b: Box) -> bool:
+    """True when the centres of two boxes of a die lie more than half the die's size apart."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    dx, dy = (bx + bw / 2) - (ax + aw / 2), (by + bh / 2) - (ay + ah / 2)
+    size = (aw + ah + bw + bh) / 4
+    return dx * dx + dy * dy > (size / 2) ** 2
+
+
+class _Spent:
+    """A tray whose die was entered as a roll: the dice lying in it then (value, box or None),
+    whether a hand was seen over the board since, and whether the table was told it waits."""
+
+    def __init__(self, dice: list[tuple[int, Box | None]]) -> None:
+        self.dice = dice
+        self.hand = False
+        self.told = False
+
+    def still_there(self, value: int, box: Box | None) -> bool:
+        """Whether a die seen in the tray may be one of the dice lying there then."""
+        for old_value, old_box in self.dice:
+            moved = box is not None and old_box is not None and die_moved(old_box, box)
+            if not moved and (value == old_value or not self.hand):
+                return True
+        return False
 
 
 def notice(kind: str, text: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ class TableWorld:
     placement: dict[str, str] = field(default_factory=dict)
     dice: list[int] = field(default_factory=list)
     hand: bool = False
+    throws: int = 0  # dice put down so far: a die lies where it was thrown until set again
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def set(self, *, placement=None, dice=None, hand=None) -> None:
@@ -34,12 +35,18 @@ class TableWorld:
                 self.placement = dict(placement)
             if dice is not None:
                 self.dice = list(dice)
+                self.throws += 1
             if hand is not None:
                 self.hand = bool(hand)
 
     def view(self) -> tuple[dict[str, str], list[int], bool]:
         with self.lock:
             return dict(self.placement), list(self.dice), self.hand
+
+    def view_thrown(self) -> tuple[dict[str, str], list[int], bool, int]:
+        """`view()` and which throw the dice came from (where they lie depends on it)."""
+        with self.lock:
+            return dict(self.placement), list(self.dice), self.hand, self.throws
 
 
 class SimulatedCamera(CameraSource):
@@ -77,6 +84,6 @@ class SimulatedCamera(CameraSource):
         if self.fps and now < self._next:
             time.sleep(self._next - now)
         self._next = time.monotonic() + (1.0 / self.fps if self.fps else 0.0)
-        placement, dice, hand = self.world.view()
-        frame, _truth = self.table.render(placement, dice, hand=hand)
+        placement, dice, hand, throw = self.world.view_thrown()
+        frame, _truth = self.table.render(placement, dice, hand=hand, dice_seed=throw)
         return frame, time.time()

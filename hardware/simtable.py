@@ -141,7 +141,10 @@ class SimulatedTable:
         *,
         hand: bool | None = None,
         index: int | None = None,
+        dice_seed: int | None = None,
     ) -> tuple[np.ndarray, SimTruth]:
+        """A frame of the table and what it shows. The dice lie somewhere new in every frame,
+        unless `dice_seed` is given: then they lie where that throw put them."""
         if index is None:
             index = self.index
             self.index += 1
@@ -169,7 +172,8 @@ class SimulatedTable:
             tx, ty = s.x + offsets[space_id][0], s.y + offsets[space_id][1]
             centre = (round((tx - ox + dx) * ppm), round((ty - oy + dy) * ppm))
             cv2.circle(shadow, centre, round(self.board.token_radius * ppm), 1.0, -1)
-        dice_boxes_mm = self._place_dice(dice, rng)
+        dice_rng = rng if dice_seed is None else np.random.default_rng([self.seed, 1, dice_seed])
+        dice_boxes_mm = self._place_dice(dice, dice_rng)
         for _, poly in dice_boxes_mm:
             pts = np.round((poly - [ox - dx * 1.5, oy - dy * 1.5]) * ppm).astype(np.int32)
             cv2.fillConvexPoly(shadow, pts, 1.0)

@@ -193,6 +193,59 @@ def test_new_game_validates_and_keeps_the_old_game_on_error():
     assert snap["players"] == 2 and snap["moves"] == 0
 
 
+def rolled_six_and_moved(box: tuple[int, int, int, int]) -> Referee:
+    """Red's 6 read in the tray at `box` and its piece moved out: red rolls again (a 6), and
+    the die that made the first roll still lies in the tray where it landed."""
+    ref = make(values=(1,))
+    ref.observe(ref.game.placement(ref.state), dice=[6], dice_boxes=[box])
+    assert ref.snapshot()["phase"] == "move"
+    ref.observe(after(ref, "red red-b1->t09 (start)"), dice=[6], dice_boxes=[box])
+    assert ref.snapshot()["phase"] == "roll" and ref.state.to_move == 0
+    return ref
+
+
+DIE = (400, 300, 40, 40)  # the die's box in the frame: x, y, w, h
+
+
+def test_a_hand_passing_over_the_die_does_not_make_it_a_new_throw():
+    ref = rolled_six_and_moved(DIE)
+    ref.observe(None, hand=True)  # a hand reaches over the board; nobody picks up the die
+    ruling = ref.observe(ref.game.placement(ref.state), dice=[6], dice_boxes=[(402, 299, 41, 40)])
+    assert ref.snapshot()["phase"] == "roll" and ref.snapshot()["moves"] == 2
+    assert ruling["kind"] == "ignored" and "pick up the die and throw it again" in ruling["text"]
+    ref.observe(None, hand=True)  # said once: the same die again says nothing more
+    assert ref.observe(ref.game.placement(ref.state), dice=[6], dice_boxes=[DIE]) is None
+    assert ref.snapshot()["moves"] == 2
+    ref.roll("button")  # the button still rolls
+    assert ref.snapshot()["phase"] == "move" and ref.snapshot()["dice"] == 1
+
+
+def test_a_die_after_the_tray_was_seen_empty_is_a_new_throw():
+    ref = rolled_six_and_moved(DIE)
+    ref.observe(None, hand=True)
+    ref.observe(ref.game.placement(ref.state), dice=[6], dice_boxes=[DIE])
+    assert ref.snapshot()["phase"] == "roll"  # the hand alone re-arms nothing
+    ref.observe(ref.game.placement(ref.state), dice=[])  # picked up: the tray is empty
+    ref.observe(ref.game.placement(ref.state), dice=[6], dice_boxes=[DIE])  # landed on the spot
+    assert ref.snapshot()["phase"] == "move" and ref.history()[-1]["text"] == "red rolls 6"
+
+
+def test_a_die_seen_elsewhere_in_the_tray_is_a_new_throw():
+    ref = rolled_six_and_moved(DIE)
+    # thrown again without the camera seeing the tray empty or a hand: it landed elsewhere
+    ref.observe(ref.game.placement(ref.state), dice=[6], dice_boxes=[(430, 310, 40, 40)])
+    assert ref.snapshot()["phase"] == "move" and ref.history()[-1]["text"] == "red rolls 6"
+
+
+def test_a_die_showing_another_face_is_a_new_throw_only_after_a_hand():
+    ref = rolled_six_and_moved(DIE)
+    ref.observe(ref.game.placement(ref.state), dice=[5], dice_boxes=[DIE])  # a misread: no hand
+    assert ref.snapshot()["phase"] == "roll"
+    ref.observe(None, hand=True)
+    ref.observe(ref.game.placement(ref.state), dice=[5], dice_boxes=[DIE])
+    assert ref.snapshot()["phase"] == "move" and ref.history()[-1]["text"] == "red rolls 5"
+
+
 def test_only_the_rollers_own_tray_counts_in_manipulation():
     """Manipulation: one die per player; a die in another player's tray is not this roll."""
     game = rules.get("manipulation", players=4, options={"opening": "first-seat"})

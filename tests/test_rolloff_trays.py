@@ -32,11 +32,17 @@ def referee(store: Store | None = None) -> Referee:
     return Referee(manipulation(), store=store, roll_die=lambda: 1)
 
 
-def see(ref: Referee, trays: dict[int, int]) -> dict | None:
-    """The board as it stands with a die showing `trays[seat]` in each seat's tray."""
+def see(
+    ref: Referee, trays: dict[int, int], at: dict[int, tuple[int, int]] | None = None
+) -> dict | None:
+    """The board as it stands with a die showing `trays[seat]` in each seat's tray, its
+    top-left corner at `at[seat]` in the frame (a 30 px die; not given: place unknown)."""
     placement = ref.game.placement(ref.state)
     seats = sorted(trays)
-    return ref.observe(placement, dice=[trays[s] for s in seats], dice_owners=seats)
+    boxes = [(*at[s], 30, 30) if at and s in at else None for s in seats]
+    return ref.observe(
+        placement, dice=[trays[s] for s in seats], dice_owners=seats, dice_boxes=boxes
+    )
 
 
 def hand(ref: Referee) -> None:
@@ -63,8 +69,8 @@ def test_a_tie_is_rethrown_by_the_tied_seats_only_and_the_others_are_told_once()
     see(ref, {RED: 6, YELLOW: 2, GREEN: 6, BLUE: 1})
     assert ref.state.phase == "opening" and ref.state.rolloff == (0, -1, 0, -1)
     assert see(ref, {RED: 6, YELLOW: 2, GREEN: 6, BLUE: 1}) is None  # the same dice: entered
-    hand(ref)  # red and green pick up their dice; yellow's and blue's still lie in their trays
-    ruling = see(ref, {YELLOW: 2, BLUE: 1})
+    hand(ref)  # red and green pick up their dice; yellow and blue throw again all the same
+    ruling = see(ref, {YELLOW: 4, BLUE: 3})
     assert ruling["kind"] == "ignored" and len(rolls(ref)) == 4
     told = ruling["effects"]
     assert [(e["player"], e["clause"]) for e in told] == [
@@ -73,10 +79,28 @@ def test_a_tie_is_rethrown_by_the_tied_seats_only_and_the_others_are_told_once()
     ]
     assert "yellow is out of the roll-off" in told[0]["text"]
     hand(ref)  # red and green throw again
-    ruling = see(ref, {RED: 3, YELLOW: 2, GREEN: 5, BLUE: 1})
+    ruling = see(ref, {RED: 3, YELLOW: 4, GREEN: 5, BLUE: 3})
     assert rolls(ref)[4:] == ["red rolls 3", "green rolls 5"]
     assert not [e for e in ruling["effects"] if e["kind"] == "ignored"]  # said once already
     assert (ref.state.phase, ref.state.to_move, ref.state.dice) == ("move", GREEN, 5)
+
+
+def test_a_tied_players_unmoved_die_is_not_their_rethrow():
+    ref = referee()
+    places = {RED: (100, 50), YELLOW: (600, 300), GREEN: (300, 700), BLUE: (40, 400)}
+    see(ref, {RED: 6, YELLOW: 2, GREEN: 6, BLUE: 1}, places)
+    assert ref.state.rolloff == (0, -1, 0, -1)  # red and green tie: they throw again
+    hand(ref)  # a hand passes over the board; red's and green's dice have not moved
+    ruling = see(ref, {RED: 6, YELLOW: 2, GREEN: 6, BLUE: 1}, places)
+    assert len(rolls(ref)) == 4 and ref.state.rolloff == (0, -1, 0, -1)
+    told = [e for e in ruling["effects"] if "pick up the die" in e["text"]]
+    assert [e["player"] for e in told] == [RED, GREEN]
+    hand(ref)  # red throws again: the die lands elsewhere; green's still lies where it was
+    see(ref, {RED: 6, YELLOW: 2, GREEN: 6, BLUE: 1}, places | {RED: (160, 60)})
+    assert rolls(ref)[4:] == ["red rolls 6"] and ref.state.rolloff == (6, -1, 0, -1)
+    see(ref, {RED: 6, YELLOW: 2, GREEN: 4, BLUE: 1}, places | {RED: (160, 60)})  # green: 4
+    assert rolls(ref)[4:] == ["red rolls 6", "green rolls 4"]
+    assert (ref.state.phase, ref.state.to_move, ref.state.dice) == ("move", RED, 6)
 
 
 def test_a_die_in_the_tray_of_a_seat_that_already_rolled_does_not_count():
