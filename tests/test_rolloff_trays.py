@@ -157,10 +157,14 @@ def table(monkeypatch):
     camera = SimulatedCamera(ref.game.board, world, seed=5, fps=0)
     pipeline = Pipeline(ref, camera, frames_required=2)
     dice: dict[int, int] = {}
+    places: dict[int, tuple[int, int]] = {}  # seat -> the die's top-left corner (else 0, 0)
     trays = {r.owner: r.name for r in ref.game.board.regions if "tray" in r.name}
 
     def read_trays(image, board, homography):
-        return [TrayDie(v, 0, 0, 30, 30, 0.9, trays[s], s) for s, v in sorted(dice.items())]
+        return [
+            TrayDie(v, *places.get(s, (0, 0)), 30, 30, 0.9, trays[s], s)
+            for s, v in sorted(dice.items())
+        ]
 
     monkeypatch.setattr(pipeline_module, "read_tray_dice", read_trays)
 
@@ -169,6 +173,7 @@ def table(monkeypatch):
             pipeline.process(camera.read().image)
 
     frames(2)  # calibrate on the starting position
+    frames.places = places
     return ref, world, dice, frames
 
 
@@ -202,3 +207,18 @@ def test_the_pipeline_reads_no_die_under_a_hand(table):
     world.set(hand=False)
     frames(2)
     assert len(rolls(ref)) == 4
+
+
+def test_the_pipeline_takes_a_rethrow_that_lands_elsewhere_on_the_same_face(table):
+    """No hand seen, the tray never seen empty (a quick throw): a die at a new place is a new
+    throw, even showing the value it showed before; a die that stays put is not."""
+    ref, world, dice, frames = table
+    dice.update({RED: 2, YELLOW: 5, GREEN: 5, BLUE: 3})
+    frames(3)
+    assert ref.state.rolloff == (-1, 0, 0, -1)  # yellow and green tie on 5
+    frames(4)  # the same dice where they were: nothing new
+    assert len(rolls(ref)) == 4
+    frames.places.update({YELLOW: (60, 0), GREEN: (0, 45)})  # both thrown again
+    dice.update({GREEN: 1})
+    frames(3)
+    assert rolls(ref)[4:] == ["yellow rolls 5", "green rolls 1"]
