@@ -9,10 +9,16 @@ import numpy as np
 import pytest
 
 import vision.dice_opinion as opinion
+from vision.dice import DiceConfig
 from vision.die_model import FaceFind, FaceOpinion
 from vision.pips import Pip
 
 GREY = np.full((480, 640), 120, np.uint8)
+SURE = DiceConfig.min_confidence  # the pip counter's sure faces, as the reader passes it
+
+
+def combine(pips: list[Pip], faces: list[dict]) -> list[dict]:
+    return opinion.combine(GREY, pips, faces, SURE)
 
 
 def _face(value: int, x: float, y: float, side: float = 40.0, conf: float = 0.9) -> dict:
@@ -60,61 +66,61 @@ steady: dict[float, FaceOpinion] = {}  # the network's turned looks, by face cen
 
 
 def _values(faces: list[dict]) -> list[tuple[int, bool]]:
-    return sorted((f["value"], f["confidence"] >= opinion.SURE) for f in faces)
+    return sorted((f["value"], f["confidence"] >= SURE) for f in faces)
 
 
 def test_a_sure_pip_count_the_network_agrees_with_stands(network):
     network[(200, 200)] = (200, 200, 40, _opinion(4, 0.97))
-    assert _values(opinion.combine(GREY, [], [_face(4, 200, 200)])) == [(4, True)]
+    assert _values(combine([], [_face(4, 200, 200)])) == [(4, True)]
 
 
 def test_a_sure_pip_count_the_network_is_sure_is_wrong_is_dropped(network):
     network[(200, 200)] = (200, 200, 40, _opinion(6, 0.995))
-    assert opinion.combine(GREY, [], [_face(4, 200, 200)]) == []
+    assert combine([], [_face(4, 200, 200)]) == []
 
 
 def test_a_sure_pip_count_stands_when_the_network_only_doubts(network):
     network[(200, 200)] = (200, 200, 40, _opinion(6, 0.9))
-    assert _values(opinion.combine(GREY, [], [_face(4, 200, 200)])) == [(4, True)]
+    assert _values(combine([], [_face(4, 200, 200)])) == [(4, True)]
 
 
 def test_the_network_reads_a_die_the_counter_doubted(network):
     network[(300, 240)] = (302, 238, 44, _opinion(6, 0.995))
     faces = [_face(1, 300, 240, conf=0.1)]  # a blurred six read as a doubtful one
-    out = opinion.combine(GREY, [_pip(300, 240)], faces)
+    out = combine([_pip(300, 240)], faces)
     assert _values(out) == [(6, True)]
     assert out[0]["box"] == pytest.approx((280, 216, 324, 260))
 
 
 def test_the_network_alone_needs_to_be_very_sure(network):
     network[(300, 240)] = (300, 240, 44, _opinion(6, 0.95))
-    out = opinion.combine(GREY, [_pip(300, 240)], [_face(1, 300, 240, conf=0.1)])
+    out = combine([_pip(300, 240)], [_face(1, 300, 240, conf=0.1)])
     assert _values(out) == [(1, False)]  # the doubtful face, still doubtful
 
 
 def test_the_network_does_not_read_a_side_face_beside_a_sure_face(network):
     network[(200, 200)] = (200, 200, 40, _opinion(5, 0.99))
     network[(200, 240)] = (200, 240, 40, _opinion(2, 0.999))  # a face's width below it
-    out = opinion.combine(GREY, [_pip(200, 240)], [_face(5, 200, 200)])
+    out = combine([_pip(200, 240)], [_face(5, 200, 200)])
     assert _values(out) == [(5, True)]
 
 
 def test_the_network_does_not_read_a_face_cut_by_the_border(network):
     network[(620, 240)] = (625, 240, 40, _opinion(3, 0.999))
-    out = opinion.combine(GREY, [_pip(620, 240)], [])
+    out = combine([_pip(620, 240)], [])
     assert out == []
 
 
 def test_the_network_does_not_read_fewer_pips_than_it_sees(network):
     network[(300, 240)] = (300, 240, 40, _opinion(2, 0.999))
     pips = [_pip(290, 230), _pip(300, 240), _pip(310, 250)]  # three pips on the face
-    assert opinion.combine(GREY, pips, []) == []
+    assert combine(pips, []) == []
 
 
 def test_two_touching_dice_are_both_read(network):
     network[(200, 200)] = (200, 200, 40, _opinion(3, 0.999))
     network[(250, 200)] = (250, 200, 40, _opinion(5, 0.999))  # 1.25 faces apart
-    out = opinion.combine(GREY, [_pip(200, 200), _pip(250, 200)], [])
+    out = combine([_pip(200, 200), _pip(250, 200)], [])
     assert _values(out) == [(3, True), (5, True)]
 
 
@@ -122,7 +128,7 @@ def test_the_network_alone_must_read_the_same_when_the_picture_is_turned(network
     network[(300, 240)] = (300, 240, 44, _opinion(6, 0.995))
     steady[300] = _opinion(4, 0.99)
     try:
-        out = opinion.combine(GREY, [_pip(300, 240)], [])
+        out = combine([_pip(300, 240)], [])
     finally:
         steady.clear()
     assert out == []
@@ -132,7 +138,7 @@ def test_a_search_that_settled_on_part_of_a_face_is_not_read(network):
     """Two pips of a slanted three: the third lies just off the found face's box."""
     network[(300, 240)] = (300, 240, 40, _opinion(2, 0.999))
     pips = [_pip(292, 232), _pip(300, 240), _pip(300 + 22, 240 + 22)]
-    assert opinion.combine(GREY, pips, []) == []
+    assert combine(pips, []) == []
 
 
 @pytest.mark.parametrize("value", range(1, 7))

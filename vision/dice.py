@@ -202,7 +202,9 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
     if config.face_network and model_available():
-        faces = combine(grey, pips, faces)
+        # the default threshold, not the caller's: which faces the network looks at must not
+        # depend on the threshold a caller applies to the readings afterwards
+        faces = combine(grey, pips, faces, sure_at=DiceConfig.min_confidence)
     out = []
     for f in faces:
         x0, y0, x1, y1 = (v / scale for v in f["box"])

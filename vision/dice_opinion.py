@@ -7,9 +7,11 @@ they are combined so that neither can announce a wrong value on its own:
 - a face the pip counter is sure of stands, unless the network is sure it shows more pips
   (the counter lost some) or no top face at all (a side face): then neither is believed;
 - where the pip counter is unsure or found no face, the network may read the die, starting
-  from the pips and doubtful faces the counter did find, if it is very sure, the face lies
-  wholly in the photo, holds no more pips than its value, and is not right beside another
-  die's face (where it could be that die's side face).
+  from the pips and doubtful faces the counter did find, if it is very sure (in four turned
+  looks too), the face lies wholly in the photo, holds no more pips than its value, the
+  counter fitted no more pips there either, its middle agrees (a pip for odd values, bare
+  for even), and it is not right beside another die's face (where it could be that die's
+  side face).
 """
 
 from __future__ import annotations
@@ -29,10 +31,6 @@ SIDE_REACH = 1.15
 # a face the network reads must lie this many face sides clear of the photo's edge (centre
 # to edge): a die cut by the edge may be showing only a part of its face
 BORDER_REACH = 0.8
-# the pip counter's confidence at which its reading stands without the network (the reader's
-# default threshold; fixed, so that which faces the network looks at does not depend on the
-# threshold a caller applies afterwards)
-SURE = 0.6
 # pips this far from a face's centre (in face sides, along x and y) count as its own
 PIP_REACH = 0.6
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
@@ -145,16 +143,16 @@ def _centre_agrees(
     return low <= darkness <= high
 
 
-def _counter_saw_more(face: tuple[float, float, float], find: FaceFind, faces: list[dict]) -> bool:
+def _counter_saw_more(find: FaceFind, faces: list[dict]) -> bool:
     """Did the pip counter, even doubtfully, fit more pips than the network's value into a
     face around this one? Then the network may have settled on a part of that face (two pips
     of a three); the counter may lose pips, but it does not invent a layout."""
-    x, y, _ = face
-    for f in faces:
-        x0, y0, x1, y1 = f["box"]
-        if f["value"] > find.opinion.value and x0 <= x <= x1 and y0 <= y <= y1:
-            return True
-    return False
+    return any(
+        f["value"] > find.opinion.value
+        and f["box"][0] <= find.cx <= f["box"][2]
+        and f["box"][1] <= find.cy <= f["box"][3]
+        for f in faces
+    )
 
 
 def _face_of(find: FaceFind) -> dict:
@@ -168,11 +166,12 @@ def _face_of(find: FaceFind) -> dict:
     }
 
 
-def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict]) -> list[dict]:
+def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict], sure_at: float) -> list[dict]:
     """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
-    counter's, with any confidence; the result keeps the doubtful ones the network did not
-    replace, so callers can still see them as doubtful."""
-    sure = [f for f in faces if f["confidence"] >= SURE]
+    counter's, with any confidence; those at ``sure_at`` or above stand on their own. The
+    result keeps the doubtful ones the network did not replace, so callers can still see them
+    as doubtful."""
+    sure = [f for f in faces if f["confidence"] >= sure_at]
     starts = _starts(pips, faces, sure)
     finds = find_faces(grey, starts)
     read = sorted(
@@ -199,7 +198,7 @@ def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict]) -> list[dict]:
             continue
         if not _centre_agrees(grey, pips, here, g.opinion.value):
             continue
-        if _counter_saw_more(here, g, faces):
+        if _counter_saw_more(g, faces):
             continue
         steady = steady_opinion(grey, g)
         if steady.value != g.opinion.value or steady.probability < READ_ALONE:
@@ -209,6 +208,6 @@ def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict]) -> list[dict]:
     unsure = [
         f
         for f in faces
-        if f["confidence"] < SURE and not any(_near(_box_start(f), c) for c in claimed)
+        if f["confidence"] < sure_at and not any(_near(_box_start(f), c) for c in claimed)
     ]
     return kept + added + unsure

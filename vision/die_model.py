@@ -83,8 +83,13 @@ def normalise(patch: np.ndarray) -> np.ndarray:
 
 @cache
 def _weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
+    """The shipped weights, the convolution kernels already laid out as
+    :func:`_conv_relu_pool` multiplies by them."""
     with np.load(path) as data:
-        return {k: data[k].astype(np.float32) for k in data.files if k != "trained_on"}
+        wts = {k: data[k].astype(np.float32) for k in data.files if k != "trained_on"}
+    for i in (1, 2, 3):
+        wts[f"conv{i}.weight"] = _conv_matrix(wts[f"conv{i}.weight"])
+    return wts
 
 
 def trained_on(path: Path = WEIGHTS) -> frozenset[str]:
@@ -122,27 +127,11 @@ def _conv_matrix(w: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]))
 
 
-@cache
-def _prepared(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
-    wts = dict(_weights(path))
-    for i in (1, 2, 3):
-        wts[f"conv{i}.weight"] = _conv_matrix(wts[f"conv{i}.weight"])
-    return wts
-
-
-def forward(
-    patches: np.ndarray, weights: dict[str, np.ndarray] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+def forward(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For a batch of patches (N, CROP, CROP): class probabilities (N, 7), and the way to
     the nearest die's face (N, 3): its centre's offset from the patch centre in patch sides
-    (x, y) and the log of its true box side over the assumed one. ``weights`` as saved by the
-    trainer (PyTorch's layout); by default the shipped ones."""
-    if weights is None:
-        wts = _prepared()
-    else:
-        wts = dict(weights)
-        for i in (1, 2, 3):
-            wts[f"conv{i}.weight"] = _conv_matrix(wts[f"conv{i}.weight"])
+    (x, y) and the log of its true box side over the assumed one."""
+    wts = _weights()
     x = patches.reshape(len(patches), CROP, CROP, 1).astype(np.float32)
     for i in (1, 2, 3):
         x = _conv_relu_pool(x, wts[f"conv{i}.weight"], wts[f"conv{i}.bias"])
@@ -165,10 +154,7 @@ class FaceFind:
 
 
 def find_faces(
-    grey: np.ndarray,
-    starts: list[tuple[float, float, float]],
-    steps: int = 2,
-    weights: dict[str, np.ndarray] | None = None,
+    grey: np.ndarray, starts: list[tuple[float, float, float]], steps: int = 2
 ) -> list[FaceFind]:
     """From rough guesses (centre x, y and box side, e.g. a lone pip or a face the pip reader
     doubts), follow the network's way to the face ``steps`` times, then judge the face there.
@@ -177,15 +163,14 @@ def find_faces(
     if not starts:
         return []
     at = np.array(starts, np.float64)
-    for _ in range(steps):
-        patches = np.stack([face_patch(grey, x, y, s) for x, y, s in at])
-        _, way = forward(patches, weights)
+    for step in range(steps + 1):
+        probs, way = forward(np.stack([face_patch(grey, x, y, s) for x, y, s in at]))
+        if step == steps:
+            break
         side = np.maximum(at[:, 2] * CONTEXT, 4.0)
         at[:, 0] += way[:, 0] * side
         at[:, 1] += way[:, 1] * side
         at[:, 2] *= np.exp(np.clip(way[:, 2], -0.7, 0.7))
-    patches = np.stack([face_patch(grey, x, y, s) for x, y, s in at])
-    probs, _ = forward(patches, weights)
     return [
         FaceFind(float(x), float(y), float(s), FaceOpinion(tuple(float(v) for v in row)))
         for (x, y, s), row in zip(at, probs, strict=True)
