@@ -69,10 +69,7 @@ def _crop(grey, cx, cy, size, rng, die=None) -> tuple[np.ndarray, tuple[float, f
 
 
 def samples_from_photo(
-    grey: np.ndarray,
-    labels: list,
-    rng: np.random.Generator,
-    counts: tuple[int, int, int] = (POSITIVE_CROPS, LOOSE_CROPS, NEGATIVE_CROPS),
+    grey: np.ndarray, labels: list, rng: np.random.Generator
 ) -> tuple[list[np.ndarray], list[int], list[tuple[float, float, float]], list[bool]]:
     """Crops of one photo with their classes (0 = no face, -1 = near a die but off: no
     class taught), the way to the die, and whether that way is known."""
@@ -90,15 +87,15 @@ def samples_from_photo(
     for d in labels:
         cx, cy, size = d.x + d.w / 2, d.y + d.h / 2, max(d.w, d.h)
         die = (cx, cy, size)
-        for _ in range(counts[0]):
+        for _ in range(POSITIVE_CROPS):
             s = size * float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
             jx, jy = rng.uniform(-0.12, 0.12, 2) * size
             add(_crop(grey, cx + jx, cy + jy, s, rng, die), d.value, True)
-        for _ in range(counts[1]):
+        for _ in range(LOOSE_CROPS):
             s = size * float(np.exp(rng.uniform(np.log(0.6), np.log(1.7))))
             t, r = rng.uniform(0, 2 * np.pi), 0.5 * size * np.sqrt(rng.random())
             add(_crop(grey, cx + r * np.cos(t), cy + r * np.sin(t), s, rng, die), -1, True)
-        for i in range(counts[2]):
+        for i in range(NEGATIVE_CROPS):
             kind = i % 5
             t = rng.uniform(0, 2 * np.pi)
             if kind == 0:  # beside the die: a neighbour, the table
