@@ -20,6 +20,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import rules
@@ -548,8 +549,7 @@ class Referee:
         hand was seen since (a die does not turn over by itself). A hand passing over an
         unmoved die showing the same face re-arms nothing."""
         for tray, spent in list(self._spent_trays.items()):
-            here = [(v, b) for v, o, b in zip(dice, owners, boxes, strict=False) if o == tray]
-            if not any(spent.still_there(v, b) for v, b in here):
+            if not any(spent.still_there(v, b) for v, b in _in_tray(tray, dice, owners, boxes)):
                 del self._spent_trays[tray]
 
     def _enter_tray_throws(
@@ -566,8 +566,7 @@ class Referee:
             if seat not in self._rolling_seats():  # a roll-off never refuses a seat still in
                 log.warning("%s may no longer roll; its die is not entered", seat)
                 break
-            lying = [(v, b) for v, o, b in zip(dice, owners, boxes, strict=False) if o == tray]
-            self._spent_trays[tray] = _Spent(lying)
+            self._spent_trays[tray] = _Spent(_in_tray(tray, dice, owners, boxes))
             last = n == len(throws) - 1
             self._roll_as(seat, value, "camera", notes=notes + stale if last else ())
             entered = True
@@ -591,8 +590,7 @@ class Referee:
                 whose = "the tray" if tray is None else f"{self._game.colours[seat]}'s tray"
                 text = (f"the die in {whose} was counted already and has not moved: pick up the "
                         "die and throw it again, or press the button")  # fmt: skip
-                notes.append({"kind": "ignored", "clause": "", "text": text, "space": None,
-                              "player": seat})  # fmt: skip
+                notes.append(_ignored_effect(seat, text))
         return notes
 
     def _tray_throws(
@@ -630,8 +628,7 @@ class Referee:
             self._told.add((seat, verdict.reason))
             clause = verdict.clauses[0].id if verdict.clauses else ""
             text = f"the die in {colour}'s tray does not count: {verdict.reason}"
-            notes.append({"kind": "ignored", "clause": clause, "text": text, "space": None,
-                          "player": seat})  # fmt: skip
+            notes.append(_ignored_effect(seat, text, clause))
         return notes
 
     def _rolling_seats(self) -> list[int]:
@@ -640,7 +637,7 @@ class Referee:
         return sorted({m.player for m in legal if isinstance(m, Roll)})
 
     def _can_roll(self) -> bool:
-        return any(isinstance(m, Roll) for m in self._game.legal_moves(self._state))
+        return bool(self._rolling_seats())
 
     def awaiting_roll(self) -> bool:
         """True while a die read in the tray would be used (the camera reads dice only then)."""
@@ -913,14 +910,14 @@ def die_moved(a: Box, b: Box) -> bool:
     return dx * dx + dy * dy > (size / 2) ** 2
 
 
+@dataclass
 class _Spent:
     """A tray whose die was entered as a roll: the dice lying in it then (value, box or None),
     whether a hand was seen over the board since, and whether the table was told it waits."""
 
-    def __init__(self, dice: list[tuple[int, Box | None]]) -> None:
-        self.dice = dice
-        self.hand = False
-        self.told = False
+    dice: list[tuple[int, Box | None]]
+    hand: bool = False
+    told: bool = False
 
     def still_there(self, value: int, box: Box | None) -> bool:
         """Whether a die seen in the tray may be one of the dice lying there then."""
@@ -929,6 +926,18 @@ class _Spent:
             if not moved and (value == old_value or not self.hand):
                 return True
         return False
+
+
+def _in_tray(
+    tray: int | None, dice: list[int], owners: list[int | None], boxes: list[Box | None]
+) -> list[tuple[int, Box | None]]:
+    """The dice (value, box) seen in one tray (an owner seat, or None for a shared tray)."""
+    return [(v, b) for v, o, b in zip(dice, owners, boxes, strict=False) if o == tray]
+
+
+def _ignored_effect(seat: int, text: str, clause: str = "") -> dict[str, Any]:
+    """An effect of the referee's own: a die seen in `seat`'s tray that is not entered."""
+    return {"kind": "ignored", "clause": clause, "text": text, "space": None, "player": seat}
 
 
 def notice(kind: str, text: str) -> dict[str, Any]:
