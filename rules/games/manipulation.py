@@ -902,7 +902,7 @@ class Manipulation(Game):
 
     def _may_roll(self, state: ManipulationState, seat: int) -> bool:
         if state.phase == "opening":
-            return 0 <= seat < self.players and state.rolloff[seat] == 0
+            return seat in self.rolloff_seats(state)
         return state.phase == "roll" and seat == state.to_move
 
     def _apply_rolloff(self, state: ManipulationState, seat: int, value: int) -> ManipulationState:
@@ -957,11 +957,7 @@ class Manipulation(Game):
         return f"{colour} is out of the roll-off: only the tied players throw again"
 
     def _decides_rolloff(self, state: ManipulationState, move: Roll) -> bool:
-        rolls = list(state.rolloff)
-        rolls[move.player] = move.value
-        if 0 in rolls:
-            return False
-        return rolls.count(max(rolls)) == 1
+        return record_roll(state.rolloff, move.player, move.value).decided
 
     def _actor_colours(self, state: ManipulationState) -> tuple[str, ...]:
         return tuple(COLOURS[c] for c in self.colours_of[state.actor])
