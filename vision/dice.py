@@ -365,6 +365,19 @@ def _sample(grey: np.ndarray, xy: np.ndarray) -> np.ndarray:
     return out
 
 
+def _face_to_image(pts: np.ndarray, centre: np.ndarray, inv: np.ndarray, ang: float) -> np.ndarray:
+    """Points in a fitted face's layout frame (turned by ``ang``, pip radii) in the image."""
+    c, s = np.cos(ang), np.sin(ang)
+    return centre + (pts @ np.array([[c, s], [-s, c]])) @ inv.T
+
+
+def _empty_grid(lay: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """The spots of the pip grid (columns ``xs``, rows -1, 0, 1) where ``lay`` has no pip."""
+    grid = np.array([[x, y] for x in xs for y in (-1.0, 0.0, 1.0)])
+    occupied = (np.abs(grid[:, None, :] - lay[None, :, :]).sum(2) < 1e-6).any(1)
+    return grid[~occupied]
+
+
 def _body_check(
     grey: np.ndarray,
     ps: list[Pip],
@@ -392,19 +405,14 @@ def _body_check(
         xs = np.unique(np.concatenate([lay[:, 0], [0.0]]))
         if len(xs) < 3:
             xs = np.array([-1.0, 0.0, 1.0])
-        grid = np.array([[x, y] for x in xs for y in (-1.0, 0.0, 1.0)])
-        occupied = (np.abs(grid[:, None, :] - lay[None, :, :]).sum(2) < 1e-6).any(1)
-        empty = grid[~occupied] * a
+        empty = _empty_grid(lay, xs) * a
         # points between the pips and the face edge
         ex = max(1.0, float(np.abs(lay[:, 0]).max())) + 0.45
         ey = max(1.0, float(np.abs(lay[:, 1]).max())) + 0.45
         edge = np.array([[u, v] for u in (-ex, 0.0, ex) for v in (-ey, 0.0, ey)])
         edge = edge[(np.abs(edge[:, 0]) > 1.0) | (np.abs(edge[:, 1]) > 1.0)] * a
         face = np.concatenate([empty, edge]) if len(empty) else edge
-    c, s = np.cos(ang), np.sin(ang)
-    rot = np.array([[c, -s], [s, c]])
-    xy = centre + (face @ rot.T) @ inv.T
-    vals = _sample(grey, xy)
+    vals = _sample(grey, _face_to_image(face, centre, inv, ang))
     # a blurred pip that was missed still dims its spot: blurred faces get a stricter test
     dark = max(inner + 0.75 * (body - inner), (0.9 - 0.1 * sharp) * body)
     good = vals > dark
@@ -436,16 +444,12 @@ def _empty_dip(
     contrast (0: bare body, 1: as dark as a found pip). All pips of one face share its blur
     and lighting, so a pip that was missed there still dims its spot by about as much as the
     found pips stand out: a low figure vouches that no pip is missing, even on a blurred face."""
-    grid = np.array([[x, y] for x in (-1.0, 0.0, 1.0) for y in (-1.0, 0.0, 1.0)])
-    occupied = (np.abs(grid[:, None, :] - lay[None, :, :]).sum(2) < 1e-6).any(1)
-    empty = grid[~occupied] * a
+    empty = _empty_grid(lay, np.array([-1.0, 0.0, 1.0])) * a
     if not len(empty):
         return 0.0
     off = np.array([[0.0, 0.0], [0.7, 0.0], [-0.7, 0.0], [0.0, 0.7], [0.0, -0.7]])
     spots = (empty[:, None, :] + off[None, :, :]).reshape(-1, 2)
-    c, s = np.cos(ang), np.sin(ang)
-    rot = np.array([[c, -s], [s, c]])
-    vals = _sample(grey, centre + (spots @ rot.T) @ inv.T).reshape(len(empty), len(off))
+    vals = _sample(grey, _face_to_image(spots, centre, inv, ang)).reshape(len(empty), len(off))
     if np.any(vals < 0):
         return 1.0
     body = float(np.median([p.body for p in ps]))
@@ -490,7 +494,7 @@ def _pip_beyond(
         # the darkest point near the spot (perspective and layout error move it a little)
         off = disc if spot[0] else disc[:, ::-1]
         near = (np.array(spot) + off) * a
-        vals = _sample(grey, centre + (near @ rot.T) @ inv.T)
+        vals = _sample(grey, _face_to_image(near, centre, inv, ang))
         if np.any(vals < 0):
             continue
         i = int(vals.argmin())
