@@ -63,9 +63,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 print(f"ludopy: {report['ludopy']['turns_per_s']} turns/s")
         return 0
     if args.what == "vision":
-        from .vision_cli import bench
+        from .vision_cli import bench, stress
 
-        report = bench(args.frames, args.seed, progress=True)
+        if args.stress:
+            report = stress(args.frames, args.seed, progress=True)
+        else:
+            report = bench(args.frames, args.seed, progress=True)
         print(json.dumps(report, indent=2))
         return 0
     from .bench_pipeline import run as run_pipeline
@@ -180,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-compare", action="store_true", help="skip the ludopy yardstick")
     bench.add_argument("--frames", type=int, default=20, help="vision: frames per board")
     bench.add_argument("--seed", type=int, default=0, help="seed for simulated frames")
+    bench.add_argument(
+        "--stress", action="store_true",
+        help="vision: the board reader on photo-like frames, condition by condition",
+    )  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.set_defaults(func=cmd_bench)
 
