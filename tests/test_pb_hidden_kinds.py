@@ -102,6 +102,8 @@ def test_the_issue_pictures_are_answered_the_same_whatever_the_defender(defender
     state = pos(game, {"e4": "rock", "a1": "paper"}, {"e5": defender, "j8": "rock"}, dice=1)
     base = game.placement(state)
     moved = {s: c for s, c in base.items() if s != "e4"}
+    attack = Step(0, "red", "e4", "e5")
+    assert game.camera_picture(state, attack) == dict(moved, e5="red+blue")
     contest = game.infer(state, dict(moved, e5="red+blue"))
     assert contest.kind == "legal" and contest.move == Step(0, "red", "e4", "e5")
     settled = game.infer(state, dict(moved, e5="red"))

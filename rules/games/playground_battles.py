@@ -1357,18 +1357,26 @@ class PlaygroundBattles(Game):
         after it; an attack or a rescue shows the contest picture, the attacker standing on
         the defender's square (read as the contest mark), whatever the battle's result.
         """
-        mover, mark = COLOURS[state.actor], self.contest_mark
-        out = []
-        for move in self.legal_moves(state):
-            if not isinstance(move, Step) or (state.phase == "move" and move.frm not in changed):
-                continue  # (in phase place the square left keeps its colour: one stays)
-            if expected.get(move.to) not in (None, mover):
-                look = {s: c for s, c in expected.items() if s != move.frm}
-                look[move.to] = mark
-            else:
-                look = self.placement(self.apply(state, move))
-            out.append((move, look))
-        return out
+        return [
+            (move, self.camera_picture(state, move, expected))
+            for move in self.legal_moves(state)
+            if isinstance(move, Step) and (state.phase != "move" or move.frm in changed)
+        ]  # (in phase place the square left keeps its colour: one of two stands stays)
+
+    def camera_picture(
+        self, state: PlaygroundState, move: Move, before: dict | None = None
+    ) -> dict[str, str]:
+        """The picture that shows `move`: for an attack or a rescue the attacker standing on
+        the defender's square (the contest mark, PB-I.1), never the battle's result; for any
+        other move the board after it."""
+        before = self.placement(state) if before is None else before
+        if state.phase != "move" or not isinstance(move, Step):
+            return self.placement(self.apply(state, move))
+        if before.get(move.to) in (None, COLOURS[state.actor]):
+            return self.placement(self.apply(state, move))
+        look = {s: c for s, c in before.items() if s != move.frm}
+        look[move.to] = self.contest_mark
+        return look
 
     def _attempt(
         self, state: PlaygroundState, expected: dict, seen: dict, changed: tuple
