@@ -137,6 +137,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         pace=args.pace,
         seed=args.seed,
         json_summary=args.json,
+        camera_moves=args.moves,
     )
 
 
@@ -197,6 +198,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--pace", type=float, default=1.0, help="seconds per player action")
     demo.add_argument("--seed", type=int, default=0, help="seed of the scripted players")
     demo.add_argument("--json", action="store_true", help="print a JSON summary at the end")
+    demo.add_argument(
+        "--moves",
+        type=int,
+        default=0,
+        help="stop once N moves were ruled from camera frames (the players wait for the camera "
+        "up to a minute a move; --duration still bounds the run)",
+    )
     demo.set_defaults(func=cmd_demo)
 
     serve = sub.add_parser("serve", help="the appliance: camera, GPIO, web page")

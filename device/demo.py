@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import sys
 import threading
 import time
@@ -31,7 +32,11 @@ def run_demo(
     pace: float = 1.0,
     seed: int = 0,
     json_summary: bool = False,
+    camera_moves: int = 0,
 ) -> int:
+    """Run the demo for `duration` seconds (0: until Ctrl-C), or until `camera_moves` moves were
+    ruled from camera frames: then the players wait for the camera as long as it needs (up to
+    a minute a move), so a busy machine makes the run slower, never different."""
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     try:
         board = rules.get(game, players=players).board
@@ -45,17 +50,23 @@ def run_demo(
     appliance = build(config, camera=camera, store=Store(":memory:"))
     referee, pipeline = appliance.referee, appliance.pipeline
     camera.show(referee.game.board, referee.game.placement(referee.state))
-    players_thread = ScriptedPlayers(referee, camera, seed=seed, pace=pace)
+    patience = 60.0 if camera_moves else None
+    players_thread = ScriptedPlayers(referee, camera, seed=seed, pace=pace, patience=patience)
     rulings: Counter[str] = Counter()
     feed = referee.subscribe()
+    counting = threading.Event()
 
     def count() -> None:
-        while True:
-            kind, payload = feed.get()
+        while not counting.is_set() or not feed.empty():
+            try:
+                kind, payload = feed.get(timeout=0.2)
+            except queue.Empty:
+                continue
             if kind == "ruling":
                 rulings[payload.get("kind", "?")] += 1
 
-    threading.Thread(target=count, daemon=True).start()
+    counter = threading.Thread(target=count, daemon=True)
+    counter.start()
     pipeline.start()
     players_thread.start()
     server = None
@@ -70,6 +81,8 @@ def run_demo(
     started = time.monotonic()
     try:
         while not duration or time.monotonic() - started < duration:
+            if camera_moves and players_thread.camera_moves >= camera_moves:
+                break
             time.sleep(0.2)
     except KeyboardInterrupt:
         pass
@@ -79,6 +92,8 @@ def run_demo(
         if server is not None:
             server.close()
         appliance.close()
+        counting.set()  # every ruling announced so far is counted before the summary
+        counter.join(timeout=60)
     summary = {
         "game": referee.game.name,
         "seconds": round(time.monotonic() - started, 1),
