@@ -54,13 +54,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(json.dumps(report, indent=2))
         else:
             for result in report["results"]:
+                ratio = result.get("playout_rate_vs_ludopy")
                 print(
                     f"{result['game']}: {result['games_per_s']} games/s, "
                     f"{result['moves_per_s']} moves/s, {result['turns_per_s']} turns/s, "
-                    f"{result['mean_moves_per_game']} moves/game"
+                    f"{result['mean_moves_per_game']} moves/game; playouts "
+                    f"{result['playout']['moves_per_s']} moves/s"
+                    + (f", {ratio}x ludopy" if ratio is not None else "")
                 )
-            if report.get("ludopy"):
-                print(f"ludopy: {report['ludopy']['turns_per_s']} turns/s")
         return 0
     if args.what == "vision":
         from .vision_cli import bench
