@@ -22,7 +22,7 @@ from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
 from vision.tray import read_tray_dice
 
-from .referee import die_moved
+from .trays import die_moved
 
 log = logging.getLogger(__name__)
 
