@@ -191,14 +191,8 @@ class Referee:
     def seat_state(self, seat: int) -> dict[str, Any]:
         """What seat `seat` may know: its own pieces' identities, the public rest."""
         with self._lock:
-            return seat_view(
-                self._game,
-                self._state,
-                seat,
-                hands=self.seats.hands,
-                ruling=self._ruling,
-                moves=len(self._moves),
-            )
+            game, state, hands = self._game, self._state, self.seats.hands
+            return seat_view(game, state, seat, hands, self._ruling, len(self._moves))
 
     def seat_assign(self, seat: int, identities: Any, source: str = "phone") -> dict[str, Any]:
         """A seat's secret set-up: {square: kind} or [[square, kind], ...]. A refusal names
@@ -471,7 +465,7 @@ class Referee:
         self.trays = TrayWatch()
         if self._store is not None:
             self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
-        self.seats.open(self._game_id, self._secret_seats(game))
+        self.seats.open(self._game_id, game)
         self._set_ruling(notice("new", f"new game of {game.title}"))
         self._announcer.light("clear")
         self._auto_forced("referee")
@@ -486,7 +480,7 @@ class Referee:
         self._game = game
         self._game_id = stored.id
         self._state = game.initial_state()
-        self.seats.restore(stored.id, self._secret_seats(game))
+        self.seats.restore(stored.id, game)
         for move in moves:
             verdict = game.announce(self._state, move)
             self._state = game.apply(self._state, move)
@@ -495,11 +489,6 @@ class Referee:
         self.resumed = True
         resumed = notice("resumed", f"resumed {game.title} after {len(moves)} moves")
         self._announcer.ruling = resumed | {"at": time.time(), "moves": len(moves)}
-
-    @staticmethod
-    def _secret_seats(game: rules.Game) -> int:
-        """How many seats get a secret link: every seat in a game with hidden identities."""
-        return len(game.colours) if has_secrets(game) else 0
 
     def resume_text(self) -> str:
         return self._ruling["text"] if self.resumed and self._ruling else ""

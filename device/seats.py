@@ -116,22 +116,24 @@ class SeatBook:
     def __len__(self) -> int:
         return len(self._seats)
 
-    def open(self, game_id: int | None, count: int) -> None:
-        """A fresh secret link for each of `count` seats (0: a game without secrets)."""
+    def open(self, game_id: int | None, game: rules.Game) -> None:
+        """A fresh secret link for every seat of a game with hidden identities (else none)."""
         self._game_id = game_id
         self.hands = {}
         self.links += 1
+        count = len(game.colours) if has_secrets(game) else 0
         self._seats = [Seat(secrets.token_urlsafe(24)) for _ in range(count)]
         if self._store is not None and self._seats:
             rows = [StoredSeat(n, s.token, s.claim) for n, s in enumerate(self._seats)]
             self._store.save_seats(game_id, rows)
 
-    def restore(self, game_id: int, count: int) -> None:
+    def restore(self, game_id: int, game: rules.Game) -> None:
         """The links and claims stored with a resumed game, so the phones keep their seats;
         fresh links for a game stored without them (a database from before links were kept)."""
         stored = self._store.seats(game_id)
-        if not count or [s.seat for s in stored] != list(range(count)):
-            self.open(game_id, count)
+        every_seat = list(range(len(game.colours)))
+        if not has_secrets(game) or [s.seat for s in stored] != every_seat:
+            self.open(game_id, game)
             return
         self._game_id = game_id
         self.hands = {}

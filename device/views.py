@@ -66,7 +66,6 @@ def seat_view(
     game: rules.Game,
     state: Any,
     seat: int,
-    *,
     hands: dict[int, str],
     ruling: dict[str, Any] | None,
     moves: int,
