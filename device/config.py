@@ -132,10 +132,17 @@ def _check(config: Config, where: str) -> None:
             f"{where}: camera.source {source!r} is not a camera; allowed: auto, sim, picamera2, "
             "usb:N, file:/path, folder:/path, rtsp://..., http://..."
         )
+    if config.pin and not 4 <= len(config.pin) <= 64:
+        raise ConfigError(
+            f"{where}: web.pin must be 4 to 64 characters (digits, letters, spaces), "
+            f"not {len(config.pin)}"
+        )
     if config.pins:
         from hardware.panel import PanelConfig
 
         try:
             PanelConfig.from_mapping(config.pins)
         except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{where}: [pins] {exc}") from None
+            text = str(exc)  # a bad pin's message names its key (pins.green) already
+            named = text if text.startswith("pins.") else f"[pins] {text}"
+            raise ConfigError(f"{where}: {named}") from None

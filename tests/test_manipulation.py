@@ -663,7 +663,7 @@ def test_leave_the_diamond_at_any_entrance_MANIP_7_4():
 
 def test_leaving_passes_over_an_occupied_star_beast_MANIP_7_4():
     # Interpretation: exit "at anytime"; blocking (MANIP-7.2) only stops entering, and only a
-    # token's own colour may not be passed. Documented in the clause and the README.
+    # token's own colour may not be passed. Documented in the clause and docs/games/manipulation.md.
     game = make()
     state = position(game, {"red": ["d30"], "yellow": ["sb07", "o13"]}, dice=2)
     assert ("d30", "o07") in steps(game, state)  # d30 -> over sb07 -> o07
@@ -827,14 +827,13 @@ def test_no_second_lap_past_own_start_MANIP_8_2():
 
 def test_readme_lets_a_lane_count_stop_on_the_entrance_MANIP_8_2():
     # Rulebook: from the lane a player "does not have to actually land on" the entrance; so
-    # they may. The README must not say the token goes through "without stopping".
+    # they may. The game page must not say the token goes through "without stopping".
     from pathlib import Path
 
     game = make()
     state = position(game, {"red": ["o47"]}, dice=2)
     assert ("o47", "red-entry") in steps(game, state)
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    text = readme[readme.index("### Manipulation") :]
+    text = (Path(__file__).parents[1] / "docs" / "games" / "manipulation.md").read_text()
     assert "without stopping" not in text and "without having to stop" in text
 
 
@@ -1094,8 +1093,7 @@ def test_random_games_keep_the_invariants(seed, mode):
 def test_docs_list_every_interpretation_and_option():
     from pathlib import Path
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    text = readme[readme.index("### Manipulation") :]
+    text = (Path(__file__).parents[1] / "docs" / "games" / "manipulation.md").read_text()
     game = make()
     for clause in game.clauses:
         if clause.interpretation:

@@ -1,7 +1,7 @@
 """Manji: one or more tests per rule clause (named in each test), JSON, replay, properties.
 
 Expected squares come from the board design written in rules/games/manji.py's docstring and
-the README's Manji section (red: exit t07, arrival t06, lane red-l1..l4 entering the small circle at
+docs/games/manji.md (red: exit t07, arrival t06, lane red-l1..l4 entering the small circle at
 r07, shortcut circle t76 with its tip r06; blue: exit t26, arrival t25, shortcut t19 -> r09;
 yellow: exit t45, arrival t44, shortcut t38 -> r12, entry r01; green: exit t64, arrival t63,
 shortcut t57 -> r03, entry r04; arrow square r02, approach "app", central spots ctr1..ctr5).

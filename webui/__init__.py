@@ -27,6 +27,9 @@ JSON_PREFIXES = ("/api/", "/stream.mjpg", "/snapshot.jpg")
 def create_app(test_config: dict[str, Any] | None = None, table: Table | None = None) -> Flask:
     """The web app for one table. `test_config` overrides settings (SECRET_KEY, ...)."""
     app = Flask(__name__, instance_relative_config=False)
+    from .api import BoundedJSON
+
+    app.json = BoundedJSON(app)
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("BOARDREF_SECRET_KEY") or secrets.token_hex(32),
         SESSION_COOKIE_SAMESITE="Lax",

@@ -1167,5 +1167,24 @@ async function playPage() {
 
 // --- start ------------------------------------------------------------------------------------
 
+// --- the faults line (every page, phones too): storage, camera, PIN lock-out ---------------------
+
+function watchFaults() {
+  const line = document.getElementById("faults");
+  if (!line) return;
+  const show = async () => {
+    try {
+      const st = await (await fetch("/api/status", { headers: { Accept: "application/json" } })).json();
+      const lines = [...(st.faults || [])];
+      if (st.pin_lock && st.pin_lock.locked) lines.push(`Too many wrong PINs: changes are locked until ${st.pin_lock.until}`);
+      line.textContent = lines.join(" · ");
+      line.hidden = !lines.length;
+    } catch (e) { /* the server is away: the live dot says so */ }
+  };
+  show();
+  setInterval(show, 5000);
+}
+
 const pages = { table: tablePage, history: historyPage, camera: cameraPage, setup: setupPage, play: playPage };
 if (pages[boot.page]) pages[boot.page]();
+watchFaults();
