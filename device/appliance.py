@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,12 +145,25 @@ def _profile_saver(folder: Path):
     return save
 
 
-def serve(appliance: Appliance, host: str, port: int, threads: int) -> None:
-    from webui.serve import serve as serve_app
+def serve(
+    appliance: Appliance,
+    host: str,
+    port: int,
+    threads: int,
+    ready: Callable[[], None] | None = None,
+) -> None:
+    """Serve the page until stopped. The port is taken before the camera loop starts, so a
+    taken port (PortInUse) stops nothing that was running; `ready` runs once it listens."""
+    from .network import bind_server
 
-    if appliance.pipeline is not None:
-        appliance.pipeline.start()
     try:
-        serve_app(appliance.app, host=host, port=port, threads=threads)
+        server = bind_server(appliance.app, host, port, threads)
+        if appliance.pipeline is not None:
+            appliance.pipeline.start()
+        if ready is not None:
+            ready()
+        server.run()
+    except KeyboardInterrupt:  # Ctrl-C in a terminal: a normal stop
+        pass
     finally:
         appliance.close()
