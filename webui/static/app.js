@@ -520,6 +520,7 @@ function tablePage() {
   const teach = document.getElementById("teach");
   const rollBtn = document.getElementById("roll");
   const rollTop = document.getElementById("roll-top");
+  const declineBtn = document.getElementById("decline");
 
   function render({ fresh = false } = {}) {
     drawTurn(document.getElementById("turn"), state, board.palette);
@@ -534,6 +535,9 @@ function tablePage() {
       : state.outcome ? "Game over" : "No roll now";
     rollTop.hidden = !canRoll;
     rollTop.disabled = !canRoll;
+    const decline = (state.legal || []).find((m) => m.kind === "decline");
+    declineBtn.hidden = !decline;
+    declineBtn.textContent = decline ? `${cap(decline.colour)}: don't roll again (pass the turn)` : "";
     document.getElementById("roll-hint").textContent = canRoll
       ? `${cap(state.colours[state.to_move])} rolls. The button does exactly what the table's button does.`
       : state.phase !== "move" ? ""
@@ -771,6 +775,14 @@ function tablePage() {
     catch (e) { toast(e.message); }
   });
   rollTop.addEventListener("click", doRoll);
+  // After a 6 a player may roll again or not (MANJI-4.6, MANIP-2.2): declining is a move.
+  declineBtn.addEventListener("click", async () => {
+    const m = (state.legal || []).find((x) => x.kind === "decline");
+    if (!m) return;
+    try {
+      await api("POST", "/api/move", { move: { kind: m.kind, player: m.player, colour: m.colour } }, { pin: true });
+    } catch (e) { toast(e.message); }
+  });
 
   const soundBtn = document.getElementById("sound");
   soundBtn.addEventListener("click", () => {
