@@ -151,6 +151,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         pace=args.pace,
         seed=args.seed,
         json_summary=args.json,
+        camera_moves=args.moves,
     )
 
 
@@ -292,6 +293,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--json",
         action="store_true",
         help="print a JSON summary at the end (the rulings then go to stderr)",
+    )
+    demo.add_argument(
+        "--moves",
+        type=int,
+        default=0,
+        help="stop once N moves were ruled from camera frames (the players wait for the camera "
+        "up to a minute a move; --duration still bounds the run)",
     )
     demo.set_defaults(func=cmd_demo)
 
