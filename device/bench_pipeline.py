@@ -59,7 +59,7 @@ def run(game_name: str, seconds: float, seed: int = 0) -> dict[str, Any]:
             continue
         movable = [m for m in legal if not isinstance(m, Roll | Pass)]
         move = rng.choice(movable)
-        target = game.placement(game.apply(state, move))
+        target = game.camera_picture(state, move)
         before = len(referee.history())
         if target == game.placement(state):
             referee.manual_move(move.to_json())
@@ -74,6 +74,7 @@ def run(game_name: str, seconds: float, seed: int = 0) -> dict[str, Any]:
                 latencies_ms.append(cost)
                 if referee.state != game.apply(state, move):
                     wrong += 1
+                world.set(placement=game.placement(referee.state))  # a battle's loser goes
                 break
         else:
             unsettled += 1

@@ -59,13 +59,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(json.dumps(report, indent=2))
         else:
             for result in report["results"]:
+                ratio = result.get("playout_rate_vs_ludopy")
                 print(
                     f"{result['game']}: {result['games_per_s']} games/s, "
                     f"{result['moves_per_s']} moves/s, {result['turns_per_s']} turns/s, "
-                    f"{result['mean_moves_per_game']} moves/game"
+                    f"{result['mean_moves_per_game']} moves/game; playouts "
+                    f"{result['playout']['moves_per_s']} moves/s"
+                    + (f", {ratio}x ludopy" if ratio is not None else "")
                 )
-            if report.get("ludopy"):
-                print(f"ludopy: {report['ludopy']['turns_per_s']} turns/s")
         return 0
     if args.what == "vision":
         from .vision_cli import bench
@@ -142,6 +143,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         pace=args.pace,
         seed=args.seed,
         json_summary=args.json,
+        camera_moves=args.moves,
     )
 
 
@@ -281,6 +283,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--json",
         action="store_true",
         help="print a JSON summary at the end (the rulings then go to stderr)",
+    )
+    demo.add_argument(
+        "--moves",
+        type=int,
+        default=0,
+        help="stop once N moves were ruled from camera frames (the players wait for the camera "
+        "up to a minute a move; --duration still bounds the run)",
     )
     demo.set_defaults(func=cmd_demo)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import sys
 import threading
 import time
@@ -80,7 +81,11 @@ def run_demo(
     pace: float = 1.0,
     seed: int = 0,
     json_summary: bool = False,
+    camera_moves: int = 0,
 ) -> int:
+    """Run the demo for `duration` seconds (0: until Ctrl-C), or until `camera_moves` moves were
+    ruled from camera frames: then the players wait for the camera as long as it needs (up to
+    a minute a move), so a busy machine makes the run slower, never different."""
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     try:
         board = rules.get(game, players=players).board
@@ -101,14 +106,19 @@ def run_demo(
             appliance.close()
             raise
     camera.show(referee.game.board, referee.game.placement(referee.state))
-    players_thread = ScriptedPlayers(referee, camera, seed=seed, pace=pace)
+    patience = 60.0 if camera_moves else None
+    players_thread = ScriptedPlayers(referee, camera, seed=seed, pace=pace, patience=patience)
     rulings: Counter[str] = Counter()
     out: TextIO = sys.stderr if json_summary else sys.stdout
     feed = referee.subscribe()
+    counting = threading.Event()
 
     def follow() -> None:
-        while True:
-            kind, payload = feed.get()
+        while not counting.is_set() or not feed.empty():
+            try:
+                kind, payload = feed.get(timeout=0.2)
+            except queue.Empty:
+                continue
             if kind == "ruling":
                 rulings[payload.get("kind", "?")] += 1
                 print(f"  {ruling_line(payload)}", file=out, flush=True)
@@ -123,12 +133,15 @@ def run_demo(
             prefix="boardref demo",
         )
     print("boardref demo: the rulings, as they happen (Ctrl-C stops):", file=out, flush=True)
-    threading.Thread(target=follow, daemon=True).start()
+    counter = threading.Thread(target=follow, daemon=True)
+    counter.start()
     pipeline.start()
     players_thread.start()
     started = time.monotonic()
     try:
         while not duration or time.monotonic() - started < duration:
+            if camera_moves and players_thread.camera_moves >= camera_moves:
+                break
             time.sleep(0.2)
     except KeyboardInterrupt:
         pass
@@ -138,6 +151,8 @@ def run_demo(
         if server is not None:
             server.close()
         appliance.close()
+        counting.set()  # every ruling announced so far is counted before the summary
+        counter.join(timeout=60)
     summary = {
         "game": referee.game.name,
         "title": referee.game.title,

@@ -113,7 +113,7 @@ class ScriptedPlayers(threading.Thread):
         move = self.rng.choice(movable)
         before = len(ref.history())
         expected = game.placement(state)
-        target = game.placement(game.apply(state, move))
+        target = game.camera_picture(state, move)
         self._sleep(self.pace)
         if target == expected:  # a choice with nothing to move (a declaration, a setup entry)
             ref.manual_move(move.to_json())
@@ -123,6 +123,10 @@ class ScriptedPlayers(threading.Thread):
         self._reach(target)
         if self._wait(lambda: len(ref.history()) > before):
             self.camera_moves += 1
+            settled = game.placement(ref.state)
+            if settled != target:  # a battle ruled: take the loser's stand off
+                self._sleep(self.pace)
+                self._reach(settled)
             return
         if ref.state is state and not ref.snapshot()["waiting_fix"]:
             self.fallbacks += 1

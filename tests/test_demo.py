@@ -21,10 +21,11 @@ def run_demo(capsys, *args: str) -> dict:
 
 
 def test_demo_plays_through_the_camera(capsys):
-    """The Right Moves has no die: every turn is a move on the table, ruled from frames."""
-    summary = run_demo(capsys, "--game", "the-right-moves", "--duration", "15")
+    """The Right Moves has no die: every turn is a move on the table, ruled from frames. The
+    run ends on a count of camera moves, not a clock, so a busy machine only makes it slower."""
+    summary = run_demo(capsys, "--game", "the-right-moves", "--moves", "5", "--duration", "600")
     assert summary["game"] == "the-right-moves"
-    assert summary["frames"] > 20  # the camera loop ran
+    assert summary["frames"] >= 2 * summary["camera_moves"]  # each needs two settled frames
     assert summary["rulings"].get("legal", 0) >= 5
     # moves made on the table were ruled from camera frames, hardly ever typed in
     assert summary["camera_moves"] >= 5
