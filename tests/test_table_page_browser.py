@@ -107,6 +107,8 @@ def test_an_illegal_ruling_is_drawn_on_the_board_in_players_words(browser, viewp
         where = page.inner_text("#banner .where")
         assert where == f"From {names[base]} to {names[bad]}"
         assert "hole" in names[bad] and "t3" not in names[bad]
+        fix = page.inner_text("#banner .fix")
+        assert f"Move your marble from {names[bad]} back to {names[base]}" in fix
         # the rule is folded: its id and title show, its text opens with one tap
         rule = page.locator("#banner details.rule").first
         assert rule.get_attribute("open") is None
@@ -205,4 +207,40 @@ def test_the_die_box_one_roll_button_and_the_roll_off(browser):
         assert not page.locator("#roll").is_visible()
         page.screenshot(path=str(SHOTS / "33-no-die-the-right-moves.png"))
         context.close()
+    assert not errors, errors
+
+
+def test_a_players_phone_has_a_roll_button_on_its_turn(browser):
+    """Playground Battles: "Your turn: roll the die" on blue's phone comes with the button."""
+    table = FakeTable("playground-battles", players=2, seed=5, mode="manual")
+    app = create_app({"SECRET_KEY": "t", "SSE_KEEPALIVE": 0.5, "SSE_MAX_AGE": 30.0}, table=table)
+    errors: list[str] = []
+    kinds = ["rock", "paper", "scissors", "rock", "paper", "scissors", "rock", "paper", "rock"]
+    with served(app, threads=12) as url:
+        red_link, blue_link = table.join_token(0), table.join_token(1)
+        for seat, row in ((0, 1), (1, 8)):
+            table.seat_assign(
+                seat, {f"{c}{row}": k for c, k in zip("abcdefghij", [*kinds, "rock"])}
+            )
+        table.seat_hand(0, "rock")
+        table.seat_hand(1, "paper")  # paper beats rock: blue starts
+        assert table.state.phase == "roll" and table.state.to_move == 1
+        pages = {}
+        for colour, link in (("red", red_link), ("blue", blue_link)):
+            context = browser.new_context(viewport=PHONE, has_touch=True, bypass_csp=True)
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{url}/play/{link}")
+            page.wait_for_selector('#live[data-state="up"]')
+            pages[colour] = (context, page)
+        blue, red = pages["blue"][1], pages["red"][1]
+        assert "roll the die" in blue.inner_text("#play-status").lower()
+        assert blue.locator("#play-roll").is_visible()
+        assert not red.locator("#play-roll").is_visible()  # not red's turn
+        blue.screenshot(path=str(SHOTS / "34-phone-your-turn-roll.png"))
+        blue.click("#play-roll")
+        blue.wait_for_function("document.querySelector('#play-roll').hidden")
+        assert table.state.phase == "move" and table.rolls_from == ["web"]
+        for context, _ in pages.values():
+            context.close()
     assert not errors, errors

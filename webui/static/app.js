@@ -492,7 +492,8 @@ function drawBanner(container, ruling, { fresh = false, names = {} } = {}) {
     if (ul.childNodes.length) container.append(ul);
     if (ruling.fix) container.append(el("div", { class: "fix", text: `➜ ${cap(ruling.fix)}` }));
   } else if ((ruling.clauses || []).length && kind === "legal" && !ruling.battle) {
-    container.append(clauseFold(ruling.clauses[0]));
+    const c = ruling.clauses[0];  // the rule that allows it: one line, its text on the rules page
+    container.append(el("div", { class: "clause" }, el("a", { class: "cid", href: `/teach#${encodeURIComponent(c.id)}`, text: c.id }), ` ${c.title}`));
   }
   if (fresh) { container.classList.remove("fresh"); void container.offsetWidth; container.classList.add("fresh"); }
 }
