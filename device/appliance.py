@@ -23,6 +23,7 @@ from hardware.panel import Panel, PanelConfig
 from webui import create_app
 from webui.table import TableError
 
+from .coach_runner import CoachRunner, CoachSettings
 from .config import Config
 from .pipeline import Pipeline
 from .referee import Referee
@@ -39,8 +40,11 @@ class Appliance:
     panel: Panel | None
     pipeline: Pipeline | None
     app: Any
+    coach: CoachRunner | None = None
 
     def close(self) -> None:
+        if self.coach is not None:
+            self.coach.close()
         if self.pipeline is not None:
             self.pipeline.stop()
         if self.panel is not None:
@@ -93,8 +97,11 @@ def build(
     if panel is not None:
         panel.on_roll = lambda: _safe_roll(referee, "button")
         panel.on_second = lambda: _safe_undo(referee)
-    app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee)
-    return Appliance(config, referee, panel, pipeline, app)
+    coach = None
+    if config.coach.get("enabled", True):
+        coach = CoachRunner(referee, CoachSettings(budget_s=config.coach.get("budget_s", 1.0)))
+    app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee, coach=coach)
+    return Appliance(config, referee, panel, pipeline, app, coach)
 
 
 def session_secret(store: Store) -> str | None:

@@ -68,6 +68,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                     + (f", {ratio}x ludopy" if ratio is not None else "")
                 )
         return 0
+    if args.what == "coach":
+        from .bench_coach import run as run_coach
+
+        names = [args.game] if args.game else rules.names()
+        for name in names:
+            rules.game_class(name)  # fail early with a clear message for a bad name
+        print(json.dumps(run_coach(names), indent=2))
+        return 0
     if args.what == "vision":
         from .vision_cli import bench
 
@@ -233,7 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
         "random playouts per game; vision: simulated frames and dice photos; pipeline: the "
         "appliance's loop on the simulated table.",
     )
-    bench.add_argument("what", choices=["rules", "vision", "pipeline"], help="what to measure")
+    bench.add_argument(
+        "what", choices=["rules", "vision", "pipeline", "coach"], help="what to measure"
+    )
     bench.add_argument("--game", help=f"only this game ({GAME_NAMES})")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     bench.add_argument("--no-compare", action="store_true", help="skip the ludopy yardstick")

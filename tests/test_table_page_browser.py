@@ -220,7 +220,7 @@ def test_a_players_phone_has_a_roll_button_on_its_turn(browser):
         red_link, blue_link = table.join_token(0), table.join_token(1)
         for seat, row in ((0, 1), (1, 8)):
             table.seat_assign(
-                seat, {f"{c}{row}": k for c, k in zip("abcdefghij", [*kinds, "rock"])}
+                seat, {f"{c}{row}": k for c, k in zip("abcdefghij", [*kinds, "rock"], strict=True)}
             )
         table.seat_hand(0, "rock")
         table.seat_hand(1, "paper")  # paper beats rock: blue starts

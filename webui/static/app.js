@@ -642,6 +642,7 @@ function tablePage() {
   const dieBox = document.getElementById("die");
   const boardWrap = document.getElementById("board-wrap");
   const boardSvg = document.getElementById("board");
+  const declineBtn = document.getElementById("decline");
 
   function render({ fresh = false } = {}) {
     drawTurn(document.getElementById("turn"), state, board.palette);
@@ -657,6 +658,10 @@ function tablePage() {
     rollBtn.disabled = !canRoll;
     rollBtn.textContent = "Roll";
     rollBtn.setAttribute("aria-label", canRoll ? `Roll the die for ${roller}` : "Roll the die");
+    const decline = (state.legal || []).find((m) => m.kind === "decline");
+    declineBtn.hidden = !decline;
+    declineBtn.textContent = decline ? "Don't roll again" : "";
+    declineBtn.title = decline ? `${cap(decline.colour)} passes the turn instead of rolling again` : "";
     document.getElementById("roll-hint").textContent = canRoll
       ? `${cap(roller)} rolls: throw the die into the tray, press the table's button, or tap Roll.`
       : state.phase !== "move" ? ""
@@ -964,6 +969,14 @@ function tablePage() {
     if (!window.confirm("Undo the last move for the whole table?")) return;
     try { state = await api("POST", "/api/undo", undefined, { pin: true }); clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); }
+  });
+  // After a 6 a player may roll again or not (MANJI-4.6, MANIP-2.2): declining is a move.
+  declineBtn.addEventListener("click", async () => {
+    const m = (state.legal || []).find((x) => x.kind === "decline");
+    if (!m) return;
+    try {
+      await api("POST", "/api/move", { move: { kind: m.kind, player: m.player, colour: m.colour } }, { pin: true });
+    } catch (e) { toast(e.message); }
   });
 
   const soundBtn = document.getElementById("sound");
