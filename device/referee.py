@@ -433,8 +433,8 @@ class Referee:
         hold: bool,
         seen: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        fix = board_fix(self._game.placement(self._state), seen) if hold else NOTHING_CHANGED
-        ruling = illegal_ruling(verdict, spaces, source, fix)
+        fix, steps = board_fix(self._game, self._state, seen) if hold else (NOTHING_CHANGED, [])
+        ruling = illegal_ruling(verdict, spaces, source, fix, steps)
         if not self._announcer.is_standing(ruling):
             if self._store is not None:
                 self._store.append(self._game_id, "ruling", ruling, source)

@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-from rules import Pass, Roll
+from rules import Decline, Pass, Roll
 from webui.table import TableError
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,12 @@ class ScriptedPlayers(threading.Thread):
         if not legal:
             self._sleep(self.pace)
             return
-        if all(isinstance(m, Roll) for m in legal):
+        if all(isinstance(m, Roll | Decline) for m in legal):
+            declines = [m for m in legal if isinstance(m, Decline)]
+            if declines and self.rng.random() < 0.25:  # after a 6: may stop rolling
+                self._sleep(self.pace)
+                ref.manual_move(declines[0].to_json())
+                return
             self._roll(len(ref.history()))
             return
         self._move(legal)
