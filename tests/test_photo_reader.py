@@ -36,7 +36,8 @@ def test_each_condition_alone_never_misreads(condition):
         [game.board], lambda b, s: PhotoTable(b, seed=s, conditions=condition), 1, seed=7
     )
     assert figures["confident_wrong_spaces"] == 0
-    assert figures["space_accuracy"] >= 0.8
+    # a hand covers part of the board: what lies under it is unclear, as it should be
+    assert figures["space_accuracy"] >= (0.5 if condition == "hand" else 0.8)
 
 
 def test_a_pawn_a_quarter_spacing_off_centre_is_read():

@@ -256,9 +256,11 @@ def evaluate_photos(
                 for s in board.spaces
                 if rng.random() < density
             }
-            frame, truth = table.render(placement, hand=False)
+            frame, truth = table.render(placement)  # a hand now and then, as the table says
             obs = observe(frame, [board], cal, None, None, config)
             count.add(board, obs, truth.placement)
+            count.n["hand_frames"] += bool(truth.hand)
+            count.n["hand_flagged"] += bool(truth.hand and obs.hand)
         per_board[board.name] = count.figures()
         total.merge(count)
     return {**total.figures(), "per_board": per_board}
@@ -269,7 +271,7 @@ class _PhotoCount:
 
     def __init__(self) -> None:
         self.n = dict(spaces=0, right=0, unclear=0, wrong=0, tokens=0, tokens_read=0,
-                      frames=0, perfect=0, unlocated=0)  # fmt: skip
+                      frames=0, perfect=0, unlocated=0, hand_frames=0, hand_flagged=0)  # fmt: skip
         self.calibration_refused = 0
         self.ms: list[float] = []
 
@@ -310,6 +312,8 @@ class _PhotoCount:
             "confident_wrong_spaces": n["wrong"],
             "boards_perfect": round(n["perfect"] / max(1, n["frames"]), 4),
             "unlocated_frames": n["unlocated"],
+            "hand_frames": n["hand_frames"],
+            "hand_frames_flagged": n["hand_flagged"],
             "calibration_refused": self.calibration_refused,
             "ms_per_frame": round(float(np.mean(self.ms)), 2) if self.ms else None,
         }

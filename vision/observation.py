@@ -83,7 +83,11 @@ def observe(
     t3 = time.perf_counter()
     timings["spaces"] = (t3 - t2) * 1e3
     ref = cal.top_view if cal is not None else None
-    hand = detect_hand(config, frame, board, loc.homography, ref).hand
+    seen_hand = detect_hand(config, frame, board, loc.homography, ref)
+    hand = seen_hand.hand
+    # what lies under a hand (or close beside it) is not read: a sleeve is no token
+    for sid in seen_hand.covers(board, config, margin_mm=2.0 * board.token_radius):
+        spaces[sid] = (UNKNOWN, 0.0)
     t4 = time.perf_counter()
     timings["hand"] = (t4 - t3) * 1e3
     placement = {sid: colour for sid, (colour, _) in spaces.items() if colour is not None}

@@ -96,12 +96,14 @@ class _Bars:
 
 
 def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
-               cal: Calibration | None) -> _Bars:  # fmt: skip
+               cal: Calibration | None, token_level: np.ndarray) -> _Bars:  # fmt: skip
     """Where a space is printed in its seat's tint, a token of that colour must stand out
     from the tint. The tint is known from the calibration where it saw the space empty; else
     it is judged from the photo itself: the spaces of one seat are printed alike, so their
-    chroma falls in two groups, empty and occupied, or in one group only, where nothing but
-    the faintest (surely empty) and the strongest (surely tokens) can be told."""
+    chroma falls in two groups, empty and occupied, or in one group only: then the same
+    colour's tokens elsewhere on the board (`token_level`) say whether the group is far below
+    them (all tints) or level with them and stronger than any tint (all tokens); otherwise
+    only the faintest (surely empty) and the strongest (surely tokens) can be told."""
     n = len(board.spaces)
     quiet = np.full(n, QUIET)
     faint = np.full(n, TOKEN_FAINT)
@@ -132,6 +134,15 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
             top = float(order[int(np.argmax(gaps))])  # the strongest tint that is empty
             quiet[idx], faint[idx], full[idx] = top + 0.05, top + 0.08, top + 0.18
             continue
+        tokens_elsewhere = float(token_level[k])
+        if order[-1] <= min(0.55 * tokens_elsewhere, TINT_CAP):  # nan compares False
+            top = float(order[-1])
+            quiet[idx], faint[idx], full[idx] = top + 0.05, top + 0.1, top + 0.2
+            continue
+        if order[0] > TINT_CAP and order[0] >= 0.75 * tokens_elsewhere:
+            full[idx] = max(TOKEN_SURE, float(order[0]) - 0.02)
+            faint[idx] = full[idx] - 0.1
+            continue
         level = min(float(np.median(order)), TINT_CAP)
         quiet[idx] = min(float(order[0]) + 0.03, TINT_CAP)
         full[idx] = max(TOKEN_SURE, level + 0.35)
@@ -139,30 +150,59 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
     return _Bars(quiet, faint, full)
 
 
-def classify_spaces(
-    config: VisionConfig,
-    samples: SpaceLooks,
-    board: Board,
-    calibration: Calibration | None = None,
-) -> dict[str, tuple[str | None, float]]:
-    """space id -> (None for empty | colour name | "a+b" contest | UNKNOWN, confidence 0..1)."""
-    cal = calibration
-    colours = candidate_colours(board)
-    win = _windows(colours, cal)
-    n = len(samples.ids)
-    k_count = len(win.colours)
+def _token_levels(strength: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
+    """Per colour, the chroma of its clear tokens on spaces not printed in it (nan if fewer
+    than two): what a token of that colour looks like in this photo."""
+    levels = np.full(strength.shape[1], np.nan)
+    for k in range(strength.shape[1]):
+        others = np.delete(strength, k, axis=1).max(1) if strength.shape[1] > 1 else 0.0
+        clear = (owner_k != k) & (strength[:, k] >= TOKEN_SURE + 0.1) & (others < TOKEN_FAINT)
+        if clear.sum() >= 2:
+            levels[k] = float(np.median(strength[clear, k]))
+    return levels
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Per space, how sure each reading is (0..1): why a space reads as it does."""
+
+    colours: tuple[str, ...]  # the chromatic candidate colours, in `token` column order
+    token: np.ndarray  # (N, K) a token of that colour stands on the space
+    no_token: np.ndarray  # (N,) no colour where a token would be
+    quiet: np.ndarray  # (N,) no colour of no candidate, nothing too far off centre
+    hole_like: np.ndarray  # (N,) the centre is as bright as the empty print
+    plain: np.ndarray  # (N,) the centre is as grey (or as tinted) as the empty print
+    stray: np.ndarray  # (N,) chroma of colour that is no candidate's
+    light: np.ndarray  # (N,) brightness at the centre
+    centre_chroma: np.ndarray  # (N,)
+
+    @property
+    def empty(self) -> np.ndarray:
+        return np.minimum.reduce([self.no_token, self.quiet, self.hole_like, self.plain])
+
+
+def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> Evidence:
+    """The evidence for every reading of every space."""
+    win = _windows(candidate_colours(board), cal)
+    n, k_count = len(samples.ids), len(win.colours)
     # strongest own peak per chromatic colour, and colour nobody owns
     strength = np.zeros((n, k_count))
     for k in range(k_count):
         strength[:, k] = np.where(win.member[k][None, :], samples.peaks, 0.0).max(1)
     claimed = win.member.any(0) if k_count else np.zeros(HUE_BINS, bool)
     stray = np.where(~claimed[None, :], samples.peaks, 0.0).max(1)
-    bars = _tint_bars(board, win, strength, cal)
     owner_k = np.full(n, -1)
     for i, s in enumerate(board.spaces):
         if s.owner is not None and s.owner < len(board.seat_colours):
             c = board.seat_colours[s.owner]
             owner_k[i] = win.colours.index(c) if c in win.colours else -1
+    bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k))
+    # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
+    spread = np.zeros((n, k_count))
+    for k in range(k_count):
+        pick = np.where(win.member[k][None, :], samples.peaks, -1.0).argmax(1)
+        spread[:, k] = samples.spread[np.arange(n), pick]
+    token_sized = _conf(spread / np.maximum(strength, 1e-3), 0.55, 0.4)
     # token confidence per colour: against the tint where the space is printed in that colour
     faint = np.full((n, k_count), TOKEN_FAINT)
     full = np.full((n, k_count), TOKEN_SURE)
@@ -171,7 +211,6 @@ def classify_spaces(
     faint[owned, owner_k[owned]] = bars.faint[owned]
     full[owned, owner_k[owned]] = bars.full[owned]
     quiet_at[owned, owner_k[owned]] = bars.quiet[owned]
-    tok = _conf(strength, faint, full) if k_count else np.zeros((n, 0))
     cx, cy, light = samples.centre[:, 0], samples.centre[:, 1], samples.centre[:, 2]
     centre_chroma = np.hypot(cx, cy)
     # an empty space shows its print at the centre: a hole, not paper, skin or a white token
@@ -183,35 +222,63 @@ def classify_spaces(
         _conf(off_light, 0.45, 0.3),
         np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84)),
     )
-    allowed_chroma = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.2)
-    plain = _conf(centre_chroma - allowed_chroma, 0.12, 0.0)
+    # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey
+    along = np.zeros(n)
+    tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
+    for i in np.nonzero(owner_k >= 0)[0]:
+        u = np.radians(win.hues[owner_k[i]])
+        along[i] = np.clip(cx[i] * np.cos(u) + cy[i] * np.sin(u), 0.0, tint_room[i])
+        along_vec = along[i] * np.array([np.cos(u), np.sin(u)])
+        cx_i, cy_i = cx[i] - along_vec[0], cy[i] - along_vec[1]
+        along[i] = np.hypot(cx_i, cy_i)
+    off_print = np.where(owner_k >= 0, along, np.hypot(cx, cy))
     # no colour at all where a token would be: well under the faintest token, and under the
     # tint in the seat's own hue
-    no_token = np.ones(n)
-    if k_count:
-        no_token = _conf(strength - quiet_at, 0.08, 0.0).min(1)
-    quiet = np.minimum(_conf(stray, 0.4, 0.28), _conf(samples.far, 0.4, 0.28))
-    empty = np.minimum.reduce([no_token, quiet, hole_like, plain])
+    no_token = _conf(strength - quiet_at, 0.08, 0.0).min(1) if k_count else np.ones(n)
+    return Evidence(
+        colours=win.colours,
+        token=_conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0)),
+        no_token=no_token,
+        quiet=np.minimum(_conf(stray, 0.4, 0.28), _conf(samples.far, 0.4, 0.28)),
+        hole_like=hole_like,
+        plain=_conf(off_print, 0.32, 0.2),
+        stray=stray,
+        light=light,
+        centre_chroma=centre_chroma,
+    )
 
-    achromatic = [c for c in colours if c not in win.colours]
+
+def classify_spaces(
+    config: VisionConfig,
+    samples: SpaceLooks,
+    board: Board,
+    calibration: Calibration | None = None,
+) -> dict[str, tuple[str | None, float]]:
+    """space id -> (None for empty | colour name | "a+b" contest | UNKNOWN, confidence 0..1)."""
+    ev = weigh_spaces(samples, board, calibration)
+    empty = ev.empty
+    achromatic = [c for c in candidate_colours(board) if c not in ev.colours]
     result: dict[str, tuple[str | None, float]] = {}
     for i, sid in enumerate(samples.ids):
         if not samples.valid[i]:
             result[sid] = (UNKNOWN, 0.0)
             continue
-        found = [(float(tok[i, k]), win.colours[k]) for k in range(k_count) if tok[i, k] > 0.0]
-        found.sort(reverse=True)
-        reading: tuple[str | None, float] = (UNKNOWN, 0.0)
+        found = sorted(
+            ((float(ev.token[i, k]), c) for k, c in enumerate(ev.colours) if ev.token[i, k] > 0),
+            reverse=True,
+        )
         if found and found[0][0] >= 0.5:
             best, colour = found[0]
             second = found[1][0] if len(found) > 1 else 0.0
             if board.shared_spaces and second >= 0.5:
                 reading = (contest_mark(board, colour, found[1][1]), min(best, second))
             else:
-                doubt = max(second, float(_conf(stray[i], 0.3, 0.5)))
+                doubt = max(second, float(_conf(ev.stray[i], 0.3, 0.5)))
                 reading = (colour, min(best, 1.0 - doubt))
         elif achromatic and (not found or found[0][0] < 0.2):
-            reading = _achromatic(i, achromatic, light[i], centre_chroma[i], empty[i], cal, sid)
+            reading = _achromatic(
+                achromatic, ev.light[i], ev.centre_chroma[i], empty[i], calibration, sid
+            )
         else:
             reading = (None, float(empty[i]))
         if reading[1] < config.min_confidence:
@@ -220,7 +287,7 @@ def classify_spaces(
     return result
 
 
-def _achromatic(i, colours, light, chroma, empty, cal, sid) -> tuple[str | None, float]:
+def _achromatic(colours, light, chroma, empty, cal, sid) -> tuple[str | None, float]:
     """White or black tokens, told from the hole by brightness at the centre."""
     if chroma > 0.35:
         return (UNKNOWN, 0.0)

@@ -41,6 +41,7 @@ class ReaderPlan:
     far: np.ndarray  # (M,) bool: beyond the search radius (a token there is too far off)
     scales: tuple[tuple[int, int, int], ...]  # per token size: (first box, second box, peak window)
     hole: np.ndarray  # (P,) flat offsets of a small disc inside the printed hole
+    ring: tuple[int, int]  # inner and outer half-size of the square ring around a token
 
 
 def _hue_centres() -> np.ndarray:
@@ -90,7 +91,8 @@ def reader_plan(board: Board) -> ReaderPlan:
     dy, dx = np.mgrid[-r : r + 1, -r : r + 1]
     inside = dx * dx + dy * dy <= r * r
     hole = (dy[inside] * w + dx[inside]).astype(np.int64)
-    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole)
+    ring = (max(2, int(round(1.25 * radii[0]))), max(3, int(round(1.9 * radii[0]))))
+    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, ring)
 
 
 def _odd(half: float) -> int:
@@ -107,6 +109,8 @@ class SpaceLooks:
     peaks: np.ndarray  # (N, HUE_BINS) float32: the strongest own chroma peak per hue sector
     peak_light: np.ndarray  # (N, HUE_BINS) float32: brightness at that peak
     far: np.ndarray  # (N,) float32: the strongest own chroma peak too far from the centre
+    spread: np.ndarray  # (N, HUE_BINS) float32: chroma of the square ring 1.25-1.9 token
+    # radii around that peak: a token's colour is gone there, a hand's or a sleeve's is not
 
 
 def chroma_planes(image: np.ndarray, first: int, second: int):
@@ -136,6 +140,8 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     peaks = np.zeros((n, HUE_BINS), np.float32)
     peak_light = np.zeros((n, HUE_BINS), np.float32)
     far = np.zeros(n, np.float32)
+    spread = np.zeros((n, HUE_BINS), np.float32)
+    sums = cv2.integral(view.image, sdepth=cv2.CV_64F)  # box sums anywhere, for `spread`
     for first, second, window in plan.scales:
         cx, cy, light = chroma_planes(view.image, first, second)
         chroma = np.sqrt(cx * cx + cy * cy)
@@ -151,12 +157,32 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
         # the brightness at each kept peak (of equal peaks the last wins; they are alike)
         order = np.argsort(cc, kind="stable")
         peak_light[who[order], bins[order]] = lf[idx][order]
+        spread[who[order], bins[order]] = _box_chroma(sums, idx[order], plan)
     centre = _centre_look(view.image, plan)
     valid_flat = view.valid.ravel()
     cell_valid = np.bincount(owner, weights=valid_flat[cell], minlength=n)
     cell_size = np.bincount(owner, minlength=n)
     valid = (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
-    return SpaceLooks(board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far)
+    return SpaceLooks(board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, spread)
+
+
+def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndarray:
+    """Chroma of the mean colour in the square ring `plan.ring` about each flat index."""
+    h, w = plan.shape
+    y, x = np.divmod(flat, w)
+
+    def box(a: int) -> tuple[np.ndarray, np.ndarray]:
+        y0, y1 = np.clip(y - a, 0, h), np.clip(y + a + 1, 0, h)
+        x0, x1 = np.clip(x - a, 0, w), np.clip(x + a + 1, 0, w)
+        total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+        return total, ((y1 - y0) * (x1 - x0)).astype(np.float64)
+
+    inner, inner_area = box(plan.ring[0])
+    outer, outer_area = box(plan.ring[1])
+    ring = (outer - inner) / np.maximum(outer_area - inner_area, 1.0)[:, None]
+    b, g, r = ring[:, 0], ring[:, 1], ring[:, 2]
+    light = np.maximum((b + g + r) / 3.0, 1e-6)
+    return np.hypot(r - 0.5 * (g + b), 0.8660254 * (g - b)) / light
 
 
 def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
