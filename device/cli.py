@@ -152,6 +152,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         seed=args.seed,
         json_summary=args.json,
         camera_moves=args.moves,
+        voice=args.voice,
     )
 
 
@@ -286,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
         "phones on the network can open the page; 127.0.0.1: this computer only)",
     )
     demo.add_argument("--port", type=int, default=8080, help="web port (0: no web page)")
+    demo.add_argument("--voice", action="store_true", help="speak the rulings (espeak-ng from apt)")
     demo.add_argument("--duration", type=float, default=0.0, help="stop after N s (0: never)")
     demo.add_argument("--pace", type=float, default=1.0, help="seconds per player action")
     demo.add_argument("--seed", type=int, default=0, help="seed of the scripted players")
