@@ -251,6 +251,19 @@ class Store:
         newest = base.with_name(f"{base.name}.backup-1")
         return newest if self.path != ":memory:" and newest.exists() else None
 
+    def download(self) -> tuple[str, bytes]:
+        """(file name, bytes) of the database to download: a fresh rotating backup when the
+        disk takes it, else the newest backup, else a copy made in memory."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        name = f"boardref-{stamp}.sqlite3"
+        newest = self.backup() or self.newest_backup()
+        if newest is not None:
+            try:
+                return name, newest.read_bytes()
+            except OSError as exc:
+                log.warning("cannot read the backup %s: %s", newest, exc)
+        return name, self.snapshot_bytes()
+
     def snapshot_bytes(self) -> bytes:
         """The whole database as one SQLite file in memory (to download)."""
         out = sqlite3.connect(":memory:")
