@@ -23,7 +23,7 @@ from vision.stabilise import Stabiliser
 from vision.tray import read_tray_dice
 
 from .faults import camera_text
-from .referee import die_moved
+from .trays import die_moved
 
 log = logging.getLogger(__name__)
 

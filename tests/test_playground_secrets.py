@@ -155,7 +155,7 @@ def site():
 
 
 def tokens(table: FakeTable) -> list[str]:
-    return [seat["token"] for seat in table._seats]
+    return [seat.token for seat in table.seats]
 
 
 def setup_of(letters: dict[str, str]) -> dict[str, str]:
@@ -412,7 +412,7 @@ def assert_public_hides_every_secret(table: FakeTable, texts: dict[str, str]) ->
     theirs = json.loads(texts["/api/state"])["state"]["pieces"]
     for p in stalemates:  # nobody was told the kind: not the table, not the other seat
         assert all(q["identity"] is None for q in theirs if q["space"] == p["space"])
-    claims = [seat["claim"] for seat in table._seats]
+    claims = [seat.claim for seat in table.seats]
     assert all(claims), "the test needs both seats claimed"
     for where, text in texts.items():
         for seat in (0, 1):

@@ -145,7 +145,7 @@ raw_bodies = st.one_of(
 
 
 def path_value(name: str, table: FakeTable):
-    tokens = [s["token"] for s in getattr(table, "_seats", [])] or ["x" * 32]
+    tokens = [s.token for s in table.seats] or ["x" * 32]
     choices = {
         "token": st.sampled_from(tokens) | path_text,
         "seat": st.integers(0, 4).map(str) | path_text,
