@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import os
 import random
 import signal
@@ -64,6 +65,7 @@ PLAYER = textwrap.dedent(
 
 def run(kills: int = 10, requests: int = 400, seed: int = 0) -> dict[str, Any]:
     """Every part of the bench; bounded by its counts (a few tens of seconds in all)."""
+    logging.getLogger("device").setLevel(logging.CRITICAL)  # the faults are on purpose here
     with tempfile.TemporaryDirectory(prefix="boardref-bench-") as folder:
         killed = bench_kills(Path(folder), kills, seed)
         storage = bench_storage_faults(Path(folder) / "faults.sqlite3", seed)
