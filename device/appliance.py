@@ -21,14 +21,17 @@ import rules
 from hardware.cameras import open_camera
 from hardware.dice_rng import roll_die
 from hardware.panel import Panel, PanelConfig
+from hardware.voice import VoiceError
 from webui import create_app
 from webui.table import TableError
 
+from .coach_runner import CoachRunner, CoachSettings
 from .config import Config
 from .pipeline import Pipeline
 from .referee import Referee
 from .session_key import key_file_for, load_or_create
 from .store import Store
+from .voice import RulingVoice, VoiceSettings, start_voice
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +45,8 @@ class Appliance:
     panel: Panel | None
     pipeline: Pipeline | None
     app: Any
+    coach: CoachRunner | None = None
+    voice: RulingVoice | None = None
 
     _watchdog_stop: threading.Event = field(default_factory=threading.Event)
 
@@ -62,6 +67,10 @@ class Appliance:
 
     def close(self) -> None:
         self._watchdog_stop.set()
+        if self.voice is not None:
+            self.voice.close()
+        if self.coach is not None:
+            self.coach.close()
         if self.pipeline is not None:
             self.pipeline.stop()
         if self.panel is not None:
@@ -114,8 +123,18 @@ def build(
     if panel is not None:
         panel.on_roll = lambda: _safe_roll(referee, "button")
         panel.on_second = lambda: _safe_undo(referee)
-    app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee)
-    return Appliance(config, referee, panel, pipeline, app)
+    coach = None
+    if config.coach.get("enabled", True):
+        coach = CoachRunner(referee, CoachSettings(budget_s=config.coach.get("budget_s", 1.0)))
+    app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee, coach=coach)
+    voice_settings = VoiceSettings.from_mapping(config.voice)
+    voice = None
+    if voice_settings.enabled:
+        try:
+            voice = start_voice(referee, voice_settings)
+        except VoiceError as exc:  # the table still rules on the page and the lights
+            log.error("voice is off: %s", exc)
+    return Appliance(config, referee, panel, pipeline, app, coach, voice)
 
 
 def session_secret(store: Store) -> str | None:

@@ -68,6 +68,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                     + (f", {ratio}x ludopy" if ratio is not None else "")
                 )
         return 0
+    if args.what == "coach":
+        from .bench_coach import run as run_coach
+
+        names = [args.game] if args.game else rules.names()
+        for name in names:
+            rules.game_class(name)  # fail early with a clear message for a bad name
+        print(json.dumps(run_coach(names), indent=2))
+        return 0
     if args.what == "vision":
         from .vision_cli import bench
 
@@ -149,6 +157,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         seed=args.seed,
         json_summary=args.json,
         camera_moves=args.moves,
+        voice=args.voice,
     )
 
 
@@ -239,7 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
         "appliance's loop on the simulated table.",
     )
     bench.add_argument(
-        "what", choices=["rules", "vision", "pipeline", "reliability"], help="what to measure"
+        "what",
+        choices=["rules", "vision", "pipeline", "coach", "reliability"],
+        help="what to measure",
     )
     bench.add_argument("--game", help=f"only this game ({GAME_NAMES})")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -287,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
         "phones on the network can open the page; 127.0.0.1: this computer only)",
     )
     demo.add_argument("--port", type=int, default=8080, help="web port (0: no web page)")
+    demo.add_argument("--voice", action="store_true", help="speak the rulings (espeak-ng from apt)")
     demo.add_argument("--duration", type=float, default=0.0, help="stop after N s (0: never)")
     demo.add_argument("--pace", type=float, default=1.0, help="seconds per player action")
     demo.add_argument("--seed", type=int, default=0, help="seed of the scripted players")

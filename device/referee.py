@@ -460,8 +460,8 @@ class Referee:
         hold: bool,
         seen: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        fix = board_fix(self._game.placement(self._state), seen) if hold else NOTHING_CHANGED
-        ruling = illegal_ruling(verdict, spaces, source, fix)
+        fix, steps = board_fix(self._game, self._state, seen) if hold else (NOTHING_CHANGED, [])
+        ruling = illegal_ruling(verdict, spaces, source, fix, steps)
         if not self._announcer.is_standing(ruling):
             try:
                 self._save("ruling", ruling, source)

@@ -12,6 +12,7 @@ from typing import Any
 
 import rules
 from rules import Move, Pass, Verdict
+from rules.wording import fix_sentence, fix_steps, space_names
 
 from .seats import has_secrets
 
@@ -59,31 +60,28 @@ def battle_of(
     return battle
 
 
-def captures_fix(colours: list[str] | tuple[str, ...], verdict: Verdict) -> str:
-    """What to do with the tokens a move captured: put each back in its base."""
+def captures_fix(game: rules.Game, verdict: Verdict) -> str:
+    """What to do with the tokens a move captured: put each back where it starts again."""
     return "; ".join(
-        f"put the captured {colours[e.player]} token back in its base"
+        f"put the captured {game.colours[e.player]} {game.token_name} back in its base"
         for e in verdict.effects
         if e.kind == "capture" and e.player is not None
     )
 
 
-def board_fix(expected: Mapping[str, str], seen: Mapping[str, str] | None) -> str:
-    """What to do to put the board back, from the difference with the expected position."""
-    seen = seen or {}
-    steps = [
-        f"take the {colour} token off {space}"
-        for space, colour in sorted(seen.items())
-        if expected.get(space) != colour
-    ]
-    steps += [
-        f"put the {colour} token back on {space}"
-        for space, colour in sorted(expected.items())
-        if seen.get(space) != colour
-    ]
+def board_fix(
+    game: rules.Game, state: Any, seen: Mapping[str, str] | None
+) -> tuple[str, list[dict[str, str]]]:
+    """How to put the board back to the referee's position, in players' words ("move your
+    marble from the 3rd hole after red's START back to red's START"), and the same as steps
+    ("take off here" / "put back here") for the page to mark on the board."""
+    steps = fix_steps(game.placement(state), seen or {})
     if not steps:
-        return "put the board back as it was, then make a legal move"
-    return "; ".join(steps[:6]) + ", then make a legal move"
+        return "put the board back as it was, then make a legal move", []
+    mover = game.colours[getattr(state, "actor", state.to_move)]
+    names = space_names(game.board, game.name)
+    text = fix_sentence(steps, names, token=game.token_name, mover=mover)
+    return f"{text}, then make a legal move", [step.to_json() for step in steps]
 
 
 def move_ruling(
@@ -113,7 +111,7 @@ def move_ruling(
         "clauses": [c.to_json() for c in verdict.clauses],
         "effects": effects,
         "spaces": list(move_spaces(move)),
-        "fix": captures_fix(game.colours, verdict),
+        "fix": captures_fix(game, verdict),
         "source": source,
     }
     battle = battle_of(game, before, after, kinds)
@@ -135,9 +133,14 @@ def replayed_ruling(verdict: Verdict, move: Move) -> dict[str, Any]:
 
 
 def illegal_ruling(
-    verdict: Verdict | None, spaces: tuple[str, ...], source: str, fix: str
+    verdict: Verdict | None,
+    spaces: tuple[str, ...],
+    source: str,
+    fix: str,
+    fix_steps: list[dict[str, str]] | tuple = (),
 ) -> dict[str, Any]:
-    """The ruling on an illegal move: the rule it breaks (its clauses) and how to put it right."""
+    """The ruling on an illegal move: the rule it breaks (its clauses) and how to put it right
+    (`fix` in words, `fix_steps` as "off"/"back" marks for the board diagram)."""
     return {
         "kind": "illegal",
         "text": verdict.reason if verdict else "that move is not allowed",
@@ -145,6 +148,7 @@ def illegal_ruling(
         "effects": [],
         "spaces": list(spaces),
         "fix": fix,
+        "fix_steps": list(fix_steps),
         "source": source,
     }
 

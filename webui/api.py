@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, current_app, has_app_context, json
 from flask.json.provider import DefaultJSONProvider
 
 import rules
+from rules.wording import space_names
 
 from .security import PinGuard, check_pin, csrf_token
 from .table import Table
@@ -193,6 +194,8 @@ def board_json(game: rules.Game) -> dict:
         palette=palette_json(),
         board_id=board_id(game),
         token=game.token_name,
+        names=space_names(game.board, game.name).as_dict(),  # each space in players' words
+        dice=any(r.name.startswith("tray") for r in game.board.regions),  # a die to roll
     )
     return data
 
