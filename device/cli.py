@@ -114,11 +114,12 @@ def cmd_vision(args: argparse.Namespace) -> int:
 
 
 def cmd_print_board(args: argparse.Namespace) -> int:
-    from hardware.printable import write_board_pdf
+    from hardware.printable import layout_for, write_board_pdf
 
     game = rules.get(args.game, players=args.players)
-    path = write_board_pdf(game.board, args.out, paper=args.paper)
-    print(f"boardref: wrote {path} ({game.title}, {args.paper}, true scale)")
+    path = write_board_pdf(game.board, args.out, paper=args.paper, labels=args.labels)
+    layout = layout_for(game.board, args.paper)
+    print(f"boardref: wrote {path}: {layout.describe(game.title, args.paper)}")
     return 0
 
 
@@ -358,6 +359,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     printer.add_argument("--paper", choices=["A3", "A4"], default="A3", help="paper size")
     printer.add_argument("--out", required=True, help="PDF file to write")
+    printer.add_argument(
+        "--labels",
+        action="store_true",
+        help="print each space's id small "
+        "beside it (the ids in the referee's texts and the page's labels)",
+    )
     printer.set_defaults(func=cmd_print_board)
 
     vision = _sub(

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import rules
-from rules import Declare, Inference, Move, Pass, Roll, Verdict
+from rules import Declare, Decline, Inference, Move, Pass, Roll, Verdict
 from rules.games.playground_battles import KINDS, FirstPlayer, Opening
 from webui.table import TableError
 
@@ -378,12 +378,26 @@ class Referee:
     # --- internals -----------------------------------------------------------------------------
     def _enter_tray_throws(self, seen: TrayDice) -> dict[str, Any] | None:
         """Enter the new throws the camera sees in the trays (see `TrayWatch.enter`)."""
+        self._decline_for_next_throw(seen)
         entered, said = self.trays.enter(
             self._game, self._state, seen, self._rolling_seats, self._roll_as
         )
         if said is not None:
             self._set_ruling(said)
         return self._ruling if entered or said is not None else None
+
+    def _decline_for_next_throw(self, seen: TrayDice) -> None:
+        """After a 6 the player may roll again or not (MANJI-4.6, MANIP-2.2). A new die in the
+        next seat's own tray says the player let the extra roll go: the camera enters the
+        decline, then that throw. (A die in a shared tray stays the extra roll.)"""
+        legal = self._game.legal_moves(self._state)
+        decline = next((m for m in legal if isinstance(m, Decline)), None)
+        if decline is None:
+            return
+        nxt = (decline.player + 1) % self._game.players
+        throws, _ignored = self.trays.throws(seen, [nxt], self._state.to_move)
+        if any(tray == nxt for _seat, _value, tray in throws):
+            self._play(decline, "camera")
 
     def _rolling_seats(self) -> list[int]:
         """The seats that may roll now, in seat order (several only in a roll-off)."""
