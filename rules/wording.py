@@ -248,11 +248,27 @@ _CACHE: dict[tuple[str, str], SpaceNames] = {}
 
 
 def space_names(board: Board, game_name: str = "") -> SpaceNames:
-    """The (cached) names of a board's spaces."""
+    """The (cached) names of a board's spaces.
+
+    Names are taken from the game's board for its most players when that is the same
+    board: with fewer players a space's owner may be a player rather than a colour (in a
+    two-player Manipulation, player 1 owns green's Starting Position too), while the printed
+    board, and so its names, stays the same."""
     key = (game_name, board.name)
     if key not in _CACHE:
-        _CACHE[key] = SpaceNames(board, game_name)
+        _CACHE[key] = SpaceNames(_full_board(board, game_name), game_name)
     return _CACHE[key]
+
+
+def _full_board(board: Board, game_name: str) -> Board:
+    from .errors import RulesError
+    from .registry import game_class, get
+
+    try:
+        full = get(game_name, players=max(game_class(game_name).player_counts)).board
+    except RulesError:  # an unknown or test game: its own board is all there is
+        return board
+    return full if full.name == board.name and full.ids() == board.ids() else board
 
 
 def fix_steps(expected: Mapping[str, str], seen: Mapping[str, str]) -> list[FixStep]:
