@@ -75,12 +75,14 @@ def option_playout(
     options: Callable[[Any], list],
     play: Callable[[Any, Any], Any],
     move_of: Callable[[Any], Move] | None = None,
+    pass_of: Callable[[Any], Move] | None = None,
 ) -> Playout:
     """A playout that takes token moves from a game's own option list and plays the chosen
     option directly (no second legality search); every other move goes through the public
     API. `options(state)` must list the legal token moves of phase "move" in the order
     `legal_moves` lists them (empty when only a pass is left); `move_of` turns an option into
-    its Move for the record (default: the option is the Move)."""
+    its Move for the record (default: the option is the Move); `pass_of(state)` is the pass
+    `legal_moves` gives when there is no option (default: asked of `legal_moves`)."""
     legal, apply = game.legal_moves, game.apply
     moves = rolls = 0
     while moves < limit:
@@ -94,9 +96,11 @@ def option_playout(
                 state = play(state, option)
                 moves += 1
                 continue
+            choices = [pass_of(state)] if pass_of else legal(state)
         elif phase == "over":
             break
-        choices = legal(state)
+        else:
+            choices = legal(state)
         if not choices:
             break
         move = choices[int(rand() * len(choices))]

@@ -9,8 +9,17 @@ from . import Playout, option_playout
 
 
 def run(game: Any, state: Any, rand: Any, limit: int, record: list | None) -> Playout:
+    passes = game._passes
     return option_playout(
-        game, state, rand, limit, record, game._options, game._apply_option, _move_of
+        game,
+        state,
+        rand,
+        limit,
+        record,
+        game._options,
+        game._apply_option,
+        _move_of,
+        lambda state: passes[state.actor],
     )
 
 
