@@ -10,6 +10,7 @@ random legal move does not need; the rest use the public API.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -113,12 +114,13 @@ def option_playout(
     return Playout(state, moves, rolls)
 
 
+@functools.cache
 def _routines() -> dict[str, Runner]:
-    from . import manipulation, manji, playground_battles
+    from . import option_tables, playground_battles
 
     return {
-        "manipulation": manipulation.run,
-        "manji": manji.run,
+        "manipulation": option_tables.runner("to_move"),
+        "manji": option_tables.runner("actor"),
         "playground-battles": playground_battles.run,
     }
 
