@@ -82,6 +82,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         report = bench(args.frames, args.seed, progress=True)
         print(json.dumps(report, indent=2))
         return 0
+    if args.what == "reliability":
+        from .bench_reliability import run as run_reliability
+
+        print(json.dumps(run_reliability(args.kills, args.requests, args.seed), indent=2))
+        return 0
     from .bench_pipeline import run as run_pipeline
 
     report = run_pipeline(args.game or "aggravation", args.seconds, args.seed)
@@ -109,11 +114,12 @@ def cmd_vision(args: argparse.Namespace) -> int:
 
 
 def cmd_print_board(args: argparse.Namespace) -> int:
-    from hardware.printable import write_board_pdf
+    from hardware.printable import layout_for, write_board_pdf
 
     game = rules.get(args.game, players=args.players)
-    path = write_board_pdf(game.board, args.out, paper=args.paper)
-    print(f"boardref: wrote {path} ({game.title}, {args.paper}, true scale)")
+    path = write_board_pdf(game.board, args.out, paper=args.paper, labels=args.labels)
+    layout = layout_for(game.board, args.paper)
+    print(f"boardref: wrote {path}: {layout.describe(game.title, args.paper)}")
     return 0
 
 
@@ -243,7 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
         "appliance's loop on the simulated table.",
     )
     bench.add_argument(
-        "what", choices=["rules", "vision", "pipeline", "coach"], help="what to measure"
+        "what",
+        choices=["rules", "vision", "pipeline", "coach", "reliability"],
+        help="what to measure",
     )
     bench.add_argument("--game", help=f"only this game ({GAME_NAMES})")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -251,6 +259,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--frames", type=int, default=20, help="vision: frames per board")
     bench.add_argument("--seed", type=int, default=0, help="seed for simulated frames")
     bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")
+    bench.add_argument(
+        "--requests", type=int, default=400, help="reliability: malformed requests to send"
+    )
     bench.set_defaults(func=cmd_bench)
 
     roll = _sub(
@@ -347,6 +359,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     printer.add_argument("--paper", choices=["A3", "A4"], default="A3", help="paper size")
     printer.add_argument("--out", required=True, help="PDF file to write")
+    printer.add_argument(
+        "--labels",
+        action="store_true",
+        help="print each space's id small "
+        "beside it (the ids in the referee's texts and the page's labels)",
+    )
     printer.set_defaults(func=cmd_print_board)
 
     vision = _sub(

@@ -78,6 +78,7 @@ class Store:
         self.path = str(path)
         self.write_fault: Callable[[str], None] | None = None  # a test's seam: may raise
         self.recovery: str = ""  # what the open-time check repaired, in words ("" = nothing)
+        self.failing = False  # the last write failed (and none has worked since)
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -102,11 +103,14 @@ class Store:
         try:
             if self.write_fault is not None:
                 self.write_fault(sql)
-            return self.db.execute(sql, params)
+            cursor = self.db.execute(sql, params)
         except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
             raise  # a bug or a refused value, not the disk
         except (sqlite3.DatabaseError, OSError) as exc:
+            self.failing = True
             raise StorageFault(self.path, str(exc)) from None
+        self.failing = False
+        return cursor
 
     def new_game(self, name: str, players: int, options: dict[str, Any]) -> int:
         cur = self._write(
@@ -250,6 +254,19 @@ class Store:
         base = Path(self.path)
         newest = base.with_name(f"{base.name}.backup-1")
         return newest if self.path != ":memory:" and newest.exists() else None
+
+    def download(self) -> tuple[str, bytes]:
+        """(file name, bytes) of the database to download: a fresh rotating backup when the
+        disk takes it, else the newest backup, else a copy made in memory."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        name = f"boardref-{stamp}.sqlite3"
+        newest = self.backup() or self.newest_backup()
+        if newest is not None:
+            try:
+                return name, newest.read_bytes()
+            except OSError as exc:
+                log.warning("cannot read the backup %s: %s", newest, exc)
+        return name, self.snapshot_bytes()
 
     def snapshot_bytes(self) -> bytes:
         """The whole database as one SQLite file in memory (to download)."""

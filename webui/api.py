@@ -559,6 +559,22 @@ def new_game():
     return jsonify(enrich(table, table.new_game(name, players, options)))
 
 
+@bp.post("/backup")
+def backup():
+    """The game database as a file to keep (SQLite's online backup). It holds the players'
+    secret set-ups and links, so it needs the table PIN; a POST, so a form can send the PIN."""
+    table = get_table()
+    check_pin(getattr(table, "pin", "") or "")
+    maker = getattr(table, "backup_download", None)
+    if not callable(maker):
+        abort(409, description="this table keeps no game database to download")
+    name, data = maker()
+    response = Response(data, mimetype="application/vnd.sqlite3")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.post("/calibration/profile")
 def save_profile():
     """Save a board profile: the holes of a commercial board clicked on a snapshot.
