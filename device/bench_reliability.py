@@ -12,6 +12,9 @@
   malformed requests (bad numbers, non-ASCII tokens, deep JSON, junk bodies, bad path values)
   over real sockets; every 5xx answer is counted.
 - PIN guesses: wrong PINs from 50 loopback addresses (127.0.0.2 ...) until the table locks.
+- live reconnects: 20 phones on the live events (fewer than the 24 slots) each drop their
+  connection and reconnect 1.5 s later, three times; a refused reconnect (503) means a dropped
+  phone still held its slot.
 
 Every figure comes from games and requests this bench makes itself (seeded), on this machine,
 on loopback only; nothing here was tuned on them.
@@ -65,12 +68,14 @@ PLAYER = textwrap.dedent(
 
 def run(kills: int = 10, requests: int = 400, seed: int = 0) -> dict[str, Any]:
     """Every part of the bench; bounded by its counts (a few tens of seconds in all)."""
-    logging.getLogger("device").setLevel(logging.CRITICAL)  # the faults are on purpose here
+    for name in ("device", "waitress"):  # the faults and the crowding are on purpose here
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     with tempfile.TemporaryDirectory(prefix="boardref-bench-") as folder:
         killed = bench_kills(Path(folder), kills, seed)
         storage = bench_storage_faults(Path(folder) / "faults.sqlite3", seed)
     web = bench_malformed_requests(requests, seed)
     pin = bench_pin_guesses()
+    live = bench_live_reconnects()
     return {
         "kills_survived": killed["survived"],
         "kills_tried": killed["tried"],
@@ -80,7 +85,8 @@ def run(kills: int = 10, requests: int = 400, seed: int = 0) -> dict[str, Any]:
         "malformed_requests_tried": web["tried"],
         "responses_5xx": web["5xx"],
         "pin_guesses_before_lockout": pin["guesses_before_lockout"],
-        "details": {"kills": killed, "storage": storage, "web": web, "pin": pin},
+        "live_reconnects_refused": live["reconnects_refused"],
+        "details": {"kills": killed, "storage": storage, "web": web, "pin": pin, "live": live},
         "data": "seeded games of Aggravation and requests made by this bench, on loopback",
     }
 
@@ -298,11 +304,11 @@ def bench_malformed_requests(count: int, seed: int) -> dict[str, Any]:
     }
 
 
-def start(app: Any) -> tuple[Any, threading.Thread, int]:
+def start(app: Any, threads: int = 4) -> tuple[Any, threading.Thread, int]:
     """The app served by waitress on 127.0.0.1 (a free port), on a thread of its own."""
     from webui.serve import make_server
 
-    server = make_server(app, port=0, threads=4)
+    server = make_server(app, port=0, threads=threads)
 
     def serve() -> None:
         try:
@@ -380,4 +386,45 @@ def bench_pin_guesses(addresses: int = 50, limit: int = 200) -> dict[str, Any]:
         "addresses": addresses,
         "lockout_seconds": locked_for,
         "seconds": round(time.monotonic() - started, 2),
+    }
+
+
+# --- live events: dropped phones reconnecting ----------------------------------------------------
+
+
+def bench_live_reconnects(phones: int = 20, rounds: int = 3) -> dict[str, Any]:
+    import socket
+
+    from webui import create_app
+
+    game = rules.get("aggravation", players=4, options={"opening": "first-seat"})
+    table = Referee(game, store=Store(":memory:"))
+    app = create_app({"SECRET_KEY": "bench"}, table=table)
+    server, thread, port = start(app, threads=32)
+    reconnects: list[bytes] = []  # the status line's code of every reconnect
+
+    def phone() -> None:
+        for n in range(rounds):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n")
+            status = sock.recv(200).split(b" ")[1]
+            if n:
+                reconnects.append(status)
+            time.sleep(1.0)
+            sock.close()  # the phone drops: screen off, out of the Wi-Fi
+            time.sleep(1.5)
+
+    try:
+        threads = [threading.Thread(target=phone) for _ in range(phones)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+    finally:
+        stop(server, thread)
+    return {
+        "phones": phones,
+        "slots": app.config["SSE_MAX_CLIENTS"],
+        "reconnects": len(reconnects),
+        "reconnects_refused": sum(1 for s in reconnects if s == b"503"),
     }

@@ -302,3 +302,4 @@ def test_the_reliability_bench_counts_no_loss_and_no_500():
     assert report["storage_faults_survived"] == report["storage_faults_injected"] > 0
     assert report["malformed_requests_tried"] == 60
     assert report["pin_guesses_before_lockout"] == 5
+    assert report["live_reconnects_refused"] == 0  # dropped phones give their slots back
