@@ -11,7 +11,7 @@ import pytest
 from rules.wording import space_names
 from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
 from tests.fake_table import FakeTable
-from tests.test_webui_browser import camera_frame
+from tests.test_webui_browser import camera_frame, roll_until_move
 from webui import create_app
 
 sync_api = require_browser()
@@ -39,15 +39,6 @@ def open_page(browser, url: str, viewport: dict, errors: list[str]):
     page.goto(url + "/")
     page.wait_for_selector('#live[data-state="up"]')
     return context, page
-
-
-def roll_until_move(table: FakeTable) -> dict:
-    for _ in range(200):
-        snap = table.snapshot()
-        if snap["phase"] == "move":
-            return snap
-        table.roll("button")
-    raise AssertionError("no move phase")
 
 
 def illegal_from_base(table: FakeTable) -> tuple[str, str, str]:

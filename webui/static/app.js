@@ -690,7 +690,7 @@ function tablePage() {
   }
 
   // The live camera inset: a fresh annotated snapshot every two seconds while the page is
-  // shown; tap for the live stream, large. The referee's doubtful spaces are circled in it.
+  // shown; tap to enlarge. The annotation circles the spaces the referee cannot read.
   const insetImg = document.getElementById("inset-img");
   const insetOff = document.getElementById("inset-off");
   const insetBox = document.getElementById("camera-inset");
