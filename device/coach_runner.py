@@ -42,6 +42,7 @@ class _Trail:
     game: Any = None
     states: dict[int, Any] = field(default_factory=dict)
     chances: dict[int, list[float]] = field(default_factory=dict)
+    failed: set[int] = field(default_factory=set)  # points whose chances could not be found
 
 
 class CoachRunner:
@@ -158,14 +159,18 @@ class CoachRunner:
         changed = self._changed(game, state)
         deadline = self.clock() + self.settings.budget_s
         rng = random.Random(self.settings.seed)
-        ranking = rank_moves(
-            game,
-            state,
-            rng,
-            playouts=self.settings.playouts,
-            stop=lambda: changed() or self.clock() > deadline,
-            public=True,  # the page is seen by every player: hidden pieces stay hidden from all
-        )
+        try:
+            ranking = rank_moves(
+                game,
+                state,
+                rng,
+                playouts=self.settings.playouts,
+                stop=lambda: changed() or self.clock() > deadline,
+                public=True,  # the page is seen by every player: hidden pieces stay hidden
+            )
+        except Exception:  # a bug in the coach: say nothing for this position, never retry it
+            log.exception("coach: ranking the position after move %d failed", n)
+            ranking = None
         if changed():
             return  # a newer position: this work is stale
         with self._lock:
@@ -230,18 +235,25 @@ class CoachRunner:
     def _plot_one(self, game: Any) -> bool:
         with self._lock:
             trail = self._trail
-            todo = [n for n in self._plotted(trail) if n not in trail.chances]
+            todo = [
+                n for n in self._plotted(trail) if n not in trail.chances and n not in trail.failed
+            ]
             if not todo:
                 return False
             n = todo[-1]
             state = trail.states[n]
-        result = win_chances(
-            game,
-            state,
-            random.Random(self.settings.seed),
-            playouts=self.settings.chance_playouts,
-            stop=self._changed(game, self.table.state),
-        )
+        try:
+            result = win_chances(
+                game,
+                state,
+                random.Random(self.settings.seed),
+                playouts=self.settings.chance_playouts,
+                stop=self._changed(game, self.table.state),
+            )
+        except Exception:  # a bug in the coach: leave this point out of the chart
+            log.exception("coach: the winning chances after move %d failed", n)
+            trail.failed.add(n)
+            return True
         with self._lock:
             if result is not None and self._trail is trail and trail.states.get(n) is state:
                 trail.chances[n] = result

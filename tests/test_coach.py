@@ -287,3 +287,24 @@ def test_the_coach_api_says_off_without_a_coach_and_answers_with_one():
         assert 'id="win-chart"' in client.get("/history").get_data(as_text=True)
     finally:
         runner.close()
+
+
+def test_a_failing_ranking_is_logged_once_and_the_table_goes_on(monkeypatch, caplog):
+    table = FakeTable(game="manji", players=2, options={"opening": "first-seat"}, mode="manual")
+    _to_choice(table)
+    calls = []
+
+    def broken(*args, **kwargs):
+        calls.append(args[1])
+        raise ValueError("a bug in the coach")
+
+    monkeypatch.setattr("device.coach_runner.rank_moves", broken)
+    runner = CoachRunner(table, CoachSettings(budget_s=0.1, seed=1, poll_s=0.01))
+    try:
+        _wait(lambda: runner.latest()["status"] == "nothing" and calls)
+        time.sleep(0.2)  # many polls later: the same position is not ranked again
+        assert calls == [table.state]
+        assert "ranking the position after move" in caplog.text
+        assert table.snapshot()["phase"] == "move"  # the referee is untouched
+    finally:
+        runner.close()
