@@ -92,13 +92,15 @@ class CoachRunner:
             ranking = ranked[3]
             data["status"] = "ready" if ranking else "nothing"
             data["ranking"] = ranking.to_json() if ranking else None
+            data["moves"] = ranked[2] if ranking else None  # the moves before this position
         elif not candidates(game, state):
             data["status"] = "nothing"  # a roll, the end, or a set-up: no choice to rank
             data["ranking"] = None
+            data["moves"] = None
         else:
             data["status"] = "thinking"
             data["ranking"] = None
-        data["moves"] = ranked[2] if ranked else None
+            data["moves"] = None
         return data
 
     def chances(self) -> dict[str, Any]:
