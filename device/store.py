@@ -169,7 +169,7 @@ class Store:
                 raise ValueError("options are not a JSON object")
             if type(players) is not int:
                 raise ValueError(f"players is {players!r}")
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             return StoredGame(gid, str(name), 0, {}, [], 0, [], BadRow("games", gid, str(exc)))
         moves: list[dict[str, Any]] = []
         move_rows: list[int] = []
@@ -184,7 +184,7 @@ class Store:
                     move = json.loads(payload)
                     if not isinstance(move, dict):
                         raise ValueError("not a JSON object")
-                except (ValueError, TypeError) as exc:
+                except (ValueError, TypeError, RecursionError) as exc:
                     bad = BadRow("events", event_id, f"the move is not readable JSON: {exc}")
                     break
                 moves.append(move)
@@ -281,5 +281,5 @@ class Store:
 def _json_or_text(text: str) -> Any:
     try:
         return json.loads(text)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return text

@@ -69,6 +69,12 @@ def test_the_nesting_error_names_the_fault(post):
     assert r.status_code == 400 and "not usable JSON" in r.get_json()["error"]
 
 
+def test_deep_options_in_a_form_are_a_400(client, csrf, table):
+    form = {"csrf_token": csrf, "pin": PIN, "game": "aggravation", "options": "[" * 2000}
+    r = client.post("/api/new-game", data=form)
+    assert r.status_code == 400 and "options" in r.get_json()["error"]
+
+
 @pytest.mark.parametrize("players", ["²", "٣", "3.0", "", " 4", True, 2.0, None, [4]])
 def test_new_game_players_must_be_a_whole_number(post, table, players):
     before = fingerprint(table)

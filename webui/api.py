@@ -550,9 +550,9 @@ def new_game():
     options = body.get("options", {})
     if isinstance(options, str):  # from a form: a JSON object in one field
         try:
-            options = json.loads(options) if options.strip() else {}
-        except ValueError:
-            abort(400, description="options must be a JSON object")
+            options = current_app.json.loads(options) if options.strip() else {}
+        except ValueError as exc:  # BoundedJSON refuses deep nesting as a ValueError too
+            abort(400, description=f"options must be a JSON object: {str(exc)[:120]}")
     if not isinstance(options, dict):
         abort(400, description="options must be a JSON object of house-rule names to values")
     rules.get(name, players=players, options=options)  # RulesError -> 400 naming the problem
