@@ -10,9 +10,10 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ from .voice import RulingVoice, VoiceSettings, start_voice
 
 log = logging.getLogger(__name__)
 
+WATCHDOG_SECONDS = 2.0
+
 
 @dataclass
 class Appliance:
@@ -45,7 +48,25 @@ class Appliance:
     coach: CoachRunner | None = None
     voice: RulingVoice | None = None
 
+    _watchdog_stop: threading.Event = field(default_factory=threading.Event)
+
+    def start_watchdog(self, every: float = WATCHDOG_SECONDS) -> threading.Thread:
+        """Every few seconds: the referee retries a paused store and keeps the amber light on
+        while a fault stands (`Referee.check_faults`)."""
+
+        def watch() -> None:
+            while not self._watchdog_stop.wait(every):
+                try:
+                    self.referee.check_faults()
+                except Exception:  # the watchdog must outlive any one failure
+                    log.exception("fault check failed")
+
+        thread = threading.Thread(target=watch, name="boardref-watchdog", daemon=True)
+        thread.start()
+        return thread
+
     def close(self) -> None:
+        self._watchdog_stop.set()
         if self.voice is not None:
             self.voice.close()
         if self.coach is not None:

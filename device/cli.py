@@ -85,6 +85,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
             report = bench(args.frames, args.seed, progress=True)
         print(json.dumps(report, indent=2))
         return 0
+    if args.what == "reliability":
+        from .bench_reliability import run as run_reliability
+
+        print(json.dumps(run_reliability(args.kills, args.requests, args.seed), indent=2))
+        return 0
     from .bench_pipeline import run as run_pipeline
 
     report = run_pipeline(args.game or "aggravation", args.seconds, args.seed)
@@ -112,11 +117,12 @@ def cmd_vision(args: argparse.Namespace) -> int:
 
 
 def cmd_print_board(args: argparse.Namespace) -> int:
-    from hardware.printable import write_board_pdf
+    from hardware.printable import layout_for, write_board_pdf
 
     game = rules.get(args.game, players=args.players)
-    path = write_board_pdf(game.board, args.out, paper=args.paper)
-    print(f"boardref: wrote {path} ({game.title}, {args.paper}, true scale)")
+    path = write_board_pdf(game.board, args.out, paper=args.paper, labels=args.labels)
+    layout = layout_for(game.board, args.paper)
+    print(f"boardref: wrote {path}: {layout.describe(game.title, args.paper)}")
     return 0
 
 
@@ -246,7 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
         "appliance's loop on the simulated table.",
     )
     bench.add_argument(
-        "what", choices=["rules", "vision", "pipeline", "coach"], help="what to measure"
+        "what",
+        choices=["rules", "vision", "pipeline", "coach", "reliability"],
+        help="what to measure",
     )
     bench.add_argument("--game", help=f"only this game ({GAME_NAMES})")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -258,6 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="vision: the board reader on photo-like frames, condition by condition",
     )  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")
+    bench.add_argument(
+        "--requests", type=int, default=400, help="reliability: malformed requests to send"
+    )
     bench.set_defaults(func=cmd_bench)
 
     roll = _sub(
@@ -354,6 +366,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     printer.add_argument("--paper", choices=["A3", "A4"], default="A3", help="paper size")
     printer.add_argument("--out", required=True, help="PDF file to write")
+    printer.add_argument(
+        "--labels",
+        action="store_true",
+        help="print each space's id small "
+        "beside it (the ids in the referee's texts and the page's labels)",
+    )
     printer.set_defaults(func=cmd_print_board)
 
     vision = _sub(

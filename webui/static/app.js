@@ -472,7 +472,8 @@ function drawBanner(container, ruling, { fresh = false, names = {} } = {}) {
   if (!ruling.battle && ruling.text) headline.append(el("span", { class: "what", text: cap(ruling.text) }));
   container.append(headline);
   if (ruling.battle) container.append(battleReveal(ruling.battle, ruling));
-  const where = ruling.battle ? "" : whereWords(ruling, names);
+  // the move in words (for an illegal move the fix below says it, with what to do)
+  const where = ruling.battle || (kind === "illegal" && ruling.fix) ? "" : whereWords(ruling, names);
   if (where) container.append(el("div", { class: "where", text: cap(where) }));
   if (kind === "unclear" && (ruling.spaces || []).length) {
     const spaces = ruling.spaces.map((id) => (names[id] ? `${names[id]} (${id})` : id)).join(", ");
@@ -681,9 +682,15 @@ function tablePage() {
     boardSvg.style.maxHeight = `${Math.floor(room)}px`;
   }
   window.addEventListener("resize", fitBoard);
+  // Anything above the board that grows or shrinks (the banner, a status line about the
+  // camera or the storage) leaves the board the room that is left.
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(() => fitBoard());
+    for (const id of ["banner", "faults", "turn"]) { const n = document.getElementById(id); if (n) watch.observe(n); }
+  }
 
   // The live camera inset: a fresh annotated snapshot every two seconds while the page is
-  // shown; tap for the live stream, large. The referee's doubtful spaces are circled in it.
+  // shown; tap to enlarge. The annotation circles the spaces the referee cannot read.
   const insetImg = document.getElementById("inset-img");
   const insetOff = document.getElementById("inset-off");
   const insetBox = document.getElementById("camera-inset");
@@ -1049,7 +1056,7 @@ function historyPage() {
     const st = { ...e, colours: board.colours, actor: e.to_move };
     drawTurn(document.getElementById("turn"), st, board.palette);
     drawDie(document.getElementById("die"), e.dice || (e.move && e.move.value) || 0);
-    drawBanner(document.getElementById("banner"), e.ruling);
+    drawBanner(document.getElementById("banner"), e.ruling, { names: board.names || {} });
     // hidden identities: no colour letters (a red "R" would read as "rock")
     const labels = boot.state.seats ? Object.fromEntries(Object.entries(e.placement || {}).map(([id, c]) => [id, c.includes("+") ? "=" : ""])) : {};
     view.draw(e.placement, rulingMarks(e.ruling), labels);
