@@ -70,7 +70,9 @@ def test_calibration_from_the_start_then_a_game_position():
     obs = observe(table.render(placement, hand=False)[0], [board], cal)
     wrong = [s for s, (c, _) in obs.spaces.items() if c not in (placement.get(s), UNKNOWN)]
     assert wrong == []
-    assert sum(c == placement.get(s) for s, (c, _) in obs.spaces.items()) >= 0.9 * len(board.spaces)
+    assert sum(c == placement.get(s) for s, (c, _) in obs.spaces.items()) >= 0.85 * len(
+        board.spaces
+    )
 
 
 def test_conditions_are_checked():

@@ -139,7 +139,7 @@ def _check_stand_out(board: Board, colour: str, seen: list, tint_seen: dict) -> 
     seats = {i for i, c in enumerate(board.seat_colours) if c == colour}
     tints = [v for sid, vals in tint_seen.items() if board.space(sid).owner in seats for v in vals]
     strengths = [p[1] if p is not None else 0.0 for p in seen]
-    floor = float(np.median(tints)) + 0.2 if tints else 0.6
+    floor = float(np.median(tints)) + 0.12 if tints else 0.6
     if float(np.median(strengths)) < floor:
         raise ValueError(
             f"calibration for {board.name!r}: the {colour} tokens do not stand out from the "
@@ -148,7 +148,8 @@ def _check_stand_out(board: Board, colour: str, seen: list, tint_seen: dict) -> 
 
 
 def _owner_tint(looks, board: Board, i: int) -> float | None:
-    """The chroma an owned space shows in its seat's hue (None for a space nobody owns)."""
+    """The chroma an owned space shows in its seat's hue (None for a space nobody owns, or
+    when the space shows no chroma peak of its own)."""
     owner = board.spaces[i].owner
     if owner is None or owner >= len(board.seat_colours):
         return None
@@ -156,7 +157,8 @@ def _owner_tint(looks, board: Board, i: int) -> float | None:
     if colour not in PALETTE or palette_look(colour)[1] < 0.3:
         return None
     peak = _colour_peak(looks, i, colour)
-    return 0.0 if peak is None else peak[1]
+    # no peak of its own (tokens of that colour all around outshine it): nothing learnt
+    return None if peak is None else peak[1]
 
 
 def calibrate(
@@ -249,9 +251,7 @@ def _borrow(board: Board, cal: Calibration) -> None:
             or everything
         )
         cal.empty[s.id] = tuple(float(x) for x in np.median([e[0] for e in pool], 0))
-        tints = [e[1] for e in pool if e[1] is not None]
-        if s.owner is not None and tints:
-            cal.tints[s.id] = float(np.median(tints))
+        # no tint is borrowed: a seat's spaces of another kind may be printed more colourful
         cal.borrowed.add(s.id)
     cal.default_empty = tuple(float(x) for x in np.median([e[0] for e in everything], 0))
 

@@ -99,27 +99,38 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
                cal: Calibration | None, token_level: np.ndarray) -> _Bars:  # fmt: skip
     """Where a space is printed in its seat's tint, a token of that colour must stand out
     from the tint. The tint is known from the calibration where it saw the space empty; else
-    it is judged from the photo itself: the spaces of one seat are printed alike, so their
-    chroma falls in two groups, empty and occupied, or in one group only: then the same
-    colour's tokens elsewhere on the board (`token_level`) say whether the group is far below
-    them (all tints) or level with them and stronger than any tint (all tokens); otherwise
-    only the faintest (surely empty) and the strongest (surely tokens) can be told."""
+    it is judged from the photo itself: spaces of one seat and kind are printed alike, so
+    their chroma falls in two groups, empty and occupied, or in one group only: then the same
+    colour's tokens elsewhere (`token_level`) say whether the group is far below them (all
+    tints) or level with them and stronger than any tint (all tokens); otherwise only the
+    faintest (surely empty) and the strongest (surely tokens) can be told."""
     n = len(board.spaces)
     quiet = np.full(n, QUIET)
     faint = np.full(n, TOKEN_FAINT)
     full = np.full(n, TOKEN_SURE)
-    for owner in {s.owner for s in board.spaces if s.owner is not None}:
-        if owner >= len(board.seat_colours) or board.seat_colours[owner] not in win.colours:
-            continue
-        k = win.colours.index(board.seat_colours[owner])
-        idx = np.array([i for i, s in enumerate(board.spaces) if s.owner == owner])
-        learned = [cal.empty_tint(board.spaces[i].id) if cal else None for i in idx]
+    groups: dict[tuple[int, str], list[int]] = {}
+    for i, space in enumerate(board.spaces):
+        if space.owner is not None and space.owner < len(board.seat_colours):
+            if board.seat_colours[space.owner] in win.colours:
+                groups.setdefault((space.owner, space.kind), []).append(i)
+    drift = {}  # per seat, over all its spaces whose tint was seen
+    for owner in {o for o, _ in groups}:
+        seat = [i for i, sp in enumerate(board.spaces) if sp.owner == owner]
+        known = [i for i in seat if cal and cal.empty_tint(board.spaces[i].id) is not None]
         colour = board.seat_colours[owner]
-        if cal is not None and colour in cal.colours:  # a tint never seen: well under the token
-            assumed = 0.55 * cal.colours[colour][1]
-            learned = [assumed if v is None else v for v in learned]
+        drift[owner] = 1.0 if not known else _tint_drift(
+            strength[known, win.colours.index(colour)],
+            np.array([cal.empty_tint(board.spaces[i].id) for i in known]),
+            cal.colour_look(colour)[1],
+        )  # fmt: skip
+    for (owner, _kind), members in groups.items():
+        colour = board.seat_colours[owner]
+        k = win.colours.index(colour)
+        idx = np.array(members)
+        learned = [cal.empty_tint(board.spaces[i].id) if cal else None for i in idx]
         if all(v is not None for v in learned):
             level = np.minimum(np.array(learned, np.float64), TINT_CAP)
+            level = level * drift[owner]
             quiet[idx], faint[idx] = level + 0.1, level + 0.15
             full[idx] = np.maximum(level + 0.3, TOKEN_SURE)
             continue
@@ -131,10 +142,21 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
             continue
         gaps = np.diff(order)
         if len(order) >= 2 and gaps.max() >= 0.2 and order[int(np.argmax(gaps))] <= TINT_CAP:
-            top = float(order[int(np.argmax(gaps))])  # the strongest tint that is empty
-            quiet[idx], faint[idx], full[idx] = top + 0.05, top + 0.08, top + 0.18
+            low = list(order[: int(np.argmax(gaps)) + 1])
+            odd = []  # stronger than the tints by a step of its own: a pale token, perhaps
+            while len(low) >= 2 and low[-1] - low[-2] > 0.06:
+                odd.append(low.pop())
+            top = float(low[-1])  # the strongest tint that is surely empty
+            high = float(np.median(order[int(np.argmax(gaps)) + 1 :]))
+            # one alone is a tint only when far under the tokens beside it
+            alone_ok = len(low) >= 2 or top <= 0.55 * high
+            quiet[idx] = top + 0.02 if alone_ok else min(top - 0.04, 0.45)
+            faint[idx] = max([top + 0.08, *(v + 0.02 for v in odd)])
+            full[idx] = max([top + 0.18, *(v + 0.12 for v in odd)])
             continue
         tokens_elsewhere = float(token_level[k])
+        if tokens_elsewhere != tokens_elsewhere and cal is not None and colour in cal.colours:
+            tokens_elsewhere = cal.colours[colour][1]  # the tokens the calibration saw
         if order[-1] <= min(0.55 * tokens_elsewhere, TINT_CAP):  # nan compares False
             top = float(order[-1])
             quiet[idx], faint[idx], full[idx] = top + 0.05, top + 0.1, top + 0.2
@@ -144,21 +166,50 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
             faint[idx] = full[idx] - 0.1
             continue
         level = min(float(np.median(order)), TINT_CAP)
-        quiet[idx] = min(float(order[0]) + 0.03, TINT_CAP)
+        # the faintest of the group is taken for an empty tint only while it is well under
+        # any token of that colour seen (a group of one may be a token itself)
+        ceiling = 0.55 * tokens_elsewhere if tokens_elsewhere == tokens_elsewhere else 0.45
+        known = tokens_elsewhere == tokens_elsewhere
+        far_under = known and order[-1] <= 0.5 * tokens_elsewhere
+        alike = order[-1] - order[0] <= (0.1 if far_under else 0.06)
+        if len(order) >= (2 if far_under else 3) and alike and order[-1] <= ceiling:
+            quiet[idx] = float(order[-1]) + 0.02  # printed alike, far under the tokens: tints
+        else:  # the faintest may be a token as well as a tint: only what is clearly fainter
+            quiet[idx] = min(float(order[0]) - 0.04, ceiling)
         full[idx] = max(TOKEN_SURE, level + 0.35)
         faint[idx] = full[idx] - 0.15
     return _Bars(quiet, faint, full)
 
 
+def _tint_drift(now: np.ndarray, learned: np.ndarray, token: float) -> float:
+    """How much a seat's printed tint has changed since the calibration (a new lamp, a
+    cloud): the median change over the spaces that still look like tints, not tokens. Only
+    a majority of a group counts, and never more than 30% either way."""
+    looks_tint = (now > 0.1) & (now < np.minimum(learned * 1.5, 0.7 * token))
+    if looks_tint.sum() < max(2, 0.5 * len(now)):
+        return 1.0
+    return float(np.clip(np.median(now[looks_tint] / np.maximum(learned[looks_tint], 0.05)),
+                         0.7, 1.3))  # fmt: skip
+
+
 def _token_levels(strength: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
-    """Per colour, the chroma of its clear tokens on spaces not printed in it (nan if fewer
-    than two): what a token of that colour looks like in this photo."""
+    """Per colour, the chroma of its clear tokens in this photo (nan when unknown): on spaces
+    not printed in that colour; else, on its own seat's spaces, the stronger of two groups
+    that lie far apart, when stronger than any printed tint."""
     levels = np.full(strength.shape[1], np.nan)
     for k in range(strength.shape[1]):
         others = np.delete(strength, k, axis=1).max(1) if strength.shape[1] > 1 else 0.0
-        clear = (owner_k != k) & (strength[:, k] >= TOKEN_SURE + 0.1) & (others < TOKEN_FAINT)
+        alone = others < TOKEN_FAINT
+        clear = (owner_k != k) & (strength[:, k] >= TOKEN_SURE + 0.1) & alone
         if clear.sum() >= 2:
             levels[k] = float(np.median(strength[clear, k]))
+            continue
+        own = np.sort(strength[(owner_k == k) & alone & (strength[:, k] >= 0.15), k])
+        if len(own) >= 2:
+            cut = int(np.argmax(np.diff(own)))
+            high = own[cut + 1 :]
+            if own[cut + 1] - own[cut] >= 0.25 and high.min() > TINT_CAP:
+                levels[k] = float(np.median(high))
     return levels
 
 
@@ -217,10 +268,15 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     empty_light = np.array([cal.empty_look(sid)[2] if cal else np.nan for sid in samples.ids])
     known = ~np.isnan(empty_light)
     off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
+    # a printed hole is darker than the paper: nearly as bright, it is lost in glare
+    absolute = np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84))
+    glare_then = _conf(np.where(known, empty_light, 0.0), 0.88, 0.8)  # at the calibration
     hole_like = np.where(
         known,
-        _conf(off_light, 0.45, 0.3),
-        np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84)),
+        np.minimum.reduce(
+            [_conf(off_light, 0.45, 0.3), absolute, np.maximum(glare_then, _conf(light, 0.8, 0.72))]
+        ),
+        absolute,
     )
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey
     along = np.zeros(n)
@@ -234,7 +290,11 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     off_print = np.where(owner_k >= 0, along, np.hypot(cx, cy))
     # no colour at all where a token would be: well under the faintest token, and under the
     # tint in the seat's own hue
-    no_token = _conf(strength - quiet_at, 0.08, 0.0).min(1) if k_count else np.ones(n)
+    # against a tint the margin is thin: full confidence only clearly under it
+    under = strength - quiet_at + np.where(quiet_at > QUIET, 0.02, 0.0)
+    no_token = _conf(under, 0.08, 0.0).min(1) if k_count else np.ones(n)
+    # where the camera saturated (glare), a pale token and the print look alike
+    no_token = np.minimum(no_token, _conf(samples.clipped, 0.08, 0.02))
     return Evidence(
         colours=win.colours,
         token=_conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0)),

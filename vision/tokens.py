@@ -109,6 +109,7 @@ class SpaceLooks:
     peaks: np.ndarray  # (N, HUE_BINS) float32: the strongest own chroma peak per hue sector
     peak_light: np.ndarray  # (N, HUE_BINS) float32: brightness at that peak
     far: np.ndarray  # (N,) float32: the strongest own chroma peak too far from the centre
+    clipped: np.ndarray  # (N,) float32: share of the hole's middle where the camera saturated
     spread: np.ndarray  # (N, HUE_BINS) float32: chroma of the square ring 1.25-1.9 token
     # radii around that peak: a token's colour is gone there, a hand's or a sleeve's is not
 
@@ -163,7 +164,12 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     cell_valid = np.bincount(owner, weights=valid_flat[cell], minlength=n)
     cell_size = np.bincount(owner, minlength=n)
     valid = (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
-    return SpaceLooks(board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, spread)
+    flat = view.clipped.ravel()
+    hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(flat) - 1)
+    clipped = flat[hole].mean(1).astype(np.float32)  # a grey hole saturates only in glare
+    return SpaceLooks(
+        board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread
+    )
 
 
 def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndarray:

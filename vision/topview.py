@@ -35,6 +35,7 @@ class TopView:
     valid: np.ndarray  # (H, W) bool: inside the camera frame
     ppm: float  # top-view pixels per board millimetre
     paper: np.ndarray  # (3,) median paper colour in the frame (BGR, 0..255)
+    clipped: np.ndarray  # (H, W) bool: the camera saturated there (glare): colours are lost
 
 
 def reader_ppm(board: Board) -> float:
@@ -187,4 +188,5 @@ def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView
     field = paper_field(top, mask, ppm)
     normalised = top.astype(np.float32) / field
     paper = np.median(top[mask], 0).astype(np.float32)
-    return TopView(normalised, valid, ppm, paper)
+    clipped = top.max(2) >= 250  # the camera saturated: a grey print never does but in glare
+    return TopView(normalised, valid, ppm, paper, clipped)
