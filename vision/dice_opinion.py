@@ -60,14 +60,16 @@ def _box_start(f: dict) -> tuple[float, float, float]:
     return (0.5 * (x0 + x1), 0.5 * (y0 + y1), max(x1 - x0, y1 - y0))
 
 
-def _starts(pips: list[Pip], faces: list[dict], sure: list[dict]) -> list[tuple]:
+def _starts(
+    pips: list[Pip], faces: list[dict], sure: list[dict], face_px: float | None = None
+) -> list[tuple]:
     """Where to start looking: every face the counter found, and every pip no sure face
-    explains; starts that nearly coincide are looked at once (a search started within about
-    half a face of a die arrives)."""
+    explains (a face of ``face_px`` around it when the die size is known); starts that nearly
+    coincide are looked at once (a search started within about half a face of a die arrives)."""
     taken = {i for f in sure for i in f["idx"]}
     loose = sorted((p for i, p in enumerate(pips) if i not in taken), key=lambda p: -p.contrast)
     raw = [_box_start(f) for f in faces]
-    raw += [(p.x, p.y, _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
+    raw += [(p.x, p.y, face_px or _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
     out: list[tuple] = []
     for x, y, s in raw:
         if not any(
@@ -166,13 +168,19 @@ def _face_of(find: FaceFind) -> dict:
     }
 
 
-def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict], sure_at: float) -> list[dict]:
+def combine(
+    grey: np.ndarray,
+    pips: list[Pip],
+    faces: list[dict],
+    sure_at: float,
+    face_px: float | None = None,
+) -> list[dict]:
     """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
     counter's, with any confidence; those at ``sure_at`` or above stand on their own. The
     result keeps the doubtful ones the network did not replace, so callers can still see them
-    as doubtful."""
+    as doubtful. ``face_px``: a face's side in pixels, when the scale is known."""
     sure = [f for f in faces if f["confidence"] >= sure_at]
-    starts = _starts(pips, faces, sure)
+    starts = _starts(pips, faces, sure, face_px)
     finds = find_faces(grey, starts)
     read = sorted(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
