@@ -198,7 +198,7 @@ def read_dice_all(
     if die_px is not None:
         if die_px < MIN_DIE_PX:
             return []  # too few pixels per pip to tell a five from a blob: never guess
-        scale = min(1.0, WORK_DIE_PX / die_px)
+        scale = WORK_DIE_PX / die_px
         return _read_grey(grey, config, scale, die_px * scale)
     if min(grey.shape) < SMALL_PHOTO_PX:
         # dice in so small a photo are either a few pixels (unreadable) or fill it

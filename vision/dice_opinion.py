@@ -51,6 +51,8 @@ CENTRE_DARKNESS = {
 # at most this many searches per photo (each costs three looks of about 0.4 ms): faces
 # first, then the darkest loose pips
 MAX_STARTS = 32
+# starts closer than this many face sides are looked at once when the die size is known
+KNOWN_SIZE_MERGE = 0.45
 # a face's box side in pip radii, for a search started from a lone pip
 _SIDE_PER_PIP_RADIUS = 11.0
 
@@ -70,10 +72,13 @@ def _starts(
     loose = sorted((p for i, p in enumerate(pips) if i not in taken), key=lambda p: -p.contrast)
     raw = [_box_start(f) for f in faces]
     raw += [(p.x, p.y, face_px or _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
+    # with the die size known, every pip of one face starts a search that arrives at it
+    near = 0.3 if face_px is None else KNOWN_SIZE_MERGE
     out: list[tuple] = []
     for x, y, s in raw:
         if not any(
-            abs(x - u) < 0.3 * t and abs(y - v) < 0.3 * t and 0.8 < s / t < 1.25 for u, v, t in out
+            abs(x - u) < near * t and abs(y - v) < near * t and 0.8 < s / t < 1.25
+            for u, v, t in out
         ):
             out.append((x, y, s))
     return out[:MAX_STARTS]
