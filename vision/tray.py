@@ -86,6 +86,23 @@ def tray_px_per_mm(board: Board, homography: np.ndarray, detail_scale: float = 1
     }
 
 
+def tray_regions(
+    board: Board, homography: np.ndarray, margin_mm: float = 2 * MARGIN_MM
+) -> list[tuple[int, int, int, int]]:
+    """Each tray's bounding rectangle (x0, y0, x1, y1) in the frame's pixels, with a margin
+    for the camera's and the board's drift: what a camera must give at full resolution."""
+    to_image = np.linalg.inv(homography)
+    out = []
+    for tray in trays(board):
+        x0, y0 = tray.x - margin_mm, tray.y - margin_mm
+        x1, y1 = tray.x + tray.w + margin_mm, tray.y + tray.h + margin_mm
+        pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], float)
+        p = cv2.perspectiveTransform(pts, to_image).reshape(-1, 2)
+        lo, hi = np.floor(p.min(0)).astype(int), np.ceil(p.max(0)).astype(int)
+        out.append((int(lo[0]), int(lo[1]), int(hi[0]), int(hi[1])))
+    return out
+
+
 @dataclass(frozen=True)
 class _View:
     """A tray's top view: view px -> board mm (``to_mm``), its size and scale."""
