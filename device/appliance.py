@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from hardware.panel import Panel, PanelConfig
 from webui import create_app
 from webui.table import TableError
 
+from .coach_runner import CoachRunner, CoachSettings
 from .config import Config
 from .pipeline import Pipeline
 from .referee import Referee
@@ -38,8 +40,11 @@ class Appliance:
     panel: Panel | None
     pipeline: Pipeline | None
     app: Any
+    coach: CoachRunner | None = None
 
     def close(self) -> None:
+        if self.coach is not None:
+            self.coach.close()
         if self.pipeline is not None:
             self.pipeline.stop()
         if self.panel is not None:
@@ -92,8 +97,11 @@ def build(
     if panel is not None:
         panel.on_roll = lambda: _safe_roll(referee, "button")
         panel.on_second = lambda: _safe_undo(referee)
-    app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee)
-    return Appliance(config, referee, panel, pipeline, app)
+    coach = None
+    if config.coach.get("enabled", True):
+        coach = CoachRunner(referee, CoachSettings(budget_s=config.coach.get("budget_s", 1.0)))
+    app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee, coach=coach)
+    return Appliance(config, referee, panel, pipeline, app, coach)
 
 
 def session_secret(store: Store) -> str | None:
@@ -144,12 +152,25 @@ def _profile_saver(folder: Path):
     return save
 
 
-def serve(appliance: Appliance, host: str, port: int, threads: int) -> None:
-    from webui.serve import serve as serve_app
+def serve(
+    appliance: Appliance,
+    host: str,
+    port: int,
+    threads: int,
+    ready: Callable[[], None] | None = None,
+) -> None:
+    """Serve the page until stopped. The port is taken before the camera loop starts, so a
+    taken port (PortInUse) stops nothing that was running; `ready` runs once it listens."""
+    from .network import bind_server
 
-    if appliance.pipeline is not None:
-        appliance.pipeline.start()
     try:
-        serve_app(appliance.app, host=host, port=port, threads=threads)
+        server = bind_server(appliance.app, host, port, threads)
+        if appliance.pipeline is not None:
+            appliance.pipeline.start()
+        if ready is not None:
+            ready()
+        server.run()
+    except KeyboardInterrupt:  # Ctrl-C in a terminal: a normal stop
+        pass
     finally:
         appliance.close()

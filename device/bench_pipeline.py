@@ -16,7 +16,7 @@ from typing import Any
 
 import rules
 from hardware.simcamera import SimulatedCamera, TableWorld
-from rules import Pass, Roll
+from rules import Decline, Pass, Roll
 
 from .pipeline import Pipeline
 from .referee import Referee
@@ -54,12 +54,12 @@ def run(game_name: str, seconds: float, seed: int = 0) -> dict[str, Any]:
     while time.perf_counter() < deadline and game.outcome(referee.state) is None:
         state = referee.state
         legal = game.legal_moves(state)
-        if all(isinstance(m, Roll) for m in legal):
+        if all(isinstance(m, Roll | Decline) for m in legal):  # an extra roll: take it
             referee.roll("bench")
             continue
         movable = [m for m in legal if not isinstance(m, Roll | Pass)]
         move = rng.choice(movable)
-        target = game.placement(game.apply(state, move))
+        target = game.camera_picture(state, move)
         before = len(referee.history())
         if target == game.placement(state):
             referee.manual_move(move.to_json())
@@ -74,6 +74,7 @@ def run(game_name: str, seconds: float, seed: int = 0) -> dict[str, Any]:
                 latencies_ms.append(cost)
                 if referee.state != game.apply(state, move):
                     wrong += 1
+                world.set(placement=game.placement(referee.state))  # a battle's loser goes
                 break
         else:
             unsettled += 1

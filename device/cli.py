@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
+import socket
 import sys
 
 import rules
+
+from .network import PortInUse
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -54,13 +59,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(json.dumps(report, indent=2))
         else:
             for result in report["results"]:
+                ratio = result.get("playout_rate_vs_ludopy")
                 print(
                     f"{result['game']}: {result['games_per_s']} games/s, "
                     f"{result['moves_per_s']} moves/s, {result['turns_per_s']} turns/s, "
-                    f"{result['mean_moves_per_game']} moves/game"
+                    f"{result['mean_moves_per_game']} moves/game; playouts "
+                    f"{result['playout']['moves_per_s']} moves/s"
+                    + (f", {ratio}x ludopy" if ratio is not None else "")
                 )
-            if report.get("ludopy"):
-                print(f"ludopy: {report['ludopy']['turns_per_s']} turns/s")
+        return 0
+    if args.what == "coach":
+        from .bench_coach import run as run_coach
+
+        names = [args.game] if args.game else rules.names()
+        for name in names:
+            rules.game_class(name)  # fail early with a clear message for a bad name
+        print(json.dumps(run_coach(names), indent=2))
         return 0
     if args.what == "vision":
         from .vision_cli import bench
@@ -137,6 +151,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         pace=args.pace,
         seed=args.seed,
         json_summary=args.json,
+        camera_moves=args.moves,
     )
 
 
@@ -144,11 +159,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """The appliance: camera, GPIO panel and web page, resuming the last game."""
     from .appliance import build, serve
     from .config import ConfigError, load
+    from .network import MDNS_NAME, page_addresses, tell_addresses
     from .session_key import SessionKeyError
     from .store import StoreError
 
     try:
         config = load(args.config)
+        if args.host is not None or args.port is not None:
+            config = dataclasses.replace(
+                config,
+                host=config.host if args.host is None else args.host,
+                port=config.port if args.port is None else args.port,
+            )
         appliance = build(config)
     except (ConfigError, StoreError, SessionKeyError) as exc:
         print(f"boardref: {exc}", file=sys.stderr)
@@ -158,24 +180,71 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"boardref: {referee.resume_text()} (game {referee.game.name})")
     else:
         print(f"boardref: new game of {referee.game.title} for {referee.game.players} players")
-    print(f"boardref: table page on http://{config.host}:{config.port}/", flush=True)
-    serve(appliance, config.host, config.port, config.threads)
+
+    def ready() -> None:
+        tell_addresses(
+            page_addresses(config.host, config.port), qr=False, out=sys.stdout, prefix="boardref"
+        )
+        if socket.gethostname() + ".local" == MDNS_NAME:
+            port = "" if config.port == 80 else f":{config.port}"
+            print(f"boardref: or by name: http://{MDNS_NAME}{port}/")
+        sys.stdout.flush()
+
+    serve(appliance, config.host, config.port, config.threads, ready=ready)
     return 0
+
+
+GAME_NAMES = ", ".join(rules.names())
+
+
+class _ShowDefaults(argparse.HelpFormatter):
+    """Help that names each option's default, unless it has none or the help already says."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        unset = action.default is None or action.default is False  # (0 is a real default)
+        if not unset and action.default is not argparse.SUPPRESS and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
+def _sub(sub, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand whose --help shows a description and every option's default."""
+    return sub.add_parser(
+        name, help=summary, description=description, formatter_class=_ShowDefaults
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="boardref", description="A table referee for physical board games."
+        prog="boardref",
+        description="A table referee for physical board games. "
+        "`boardref COMMAND --help` describes each command.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    games = sub.add_parser("games", help="list games, variants and house-rule options")
+    games = _sub(
+        sub,
+        "games",
+        "list games, variants and house-rule options",
+        "List every game the referee knows: player counts, rule clauses and the house-rule "
+        "options with their defaults and choices.",
+    )
     games.add_argument("--json", action="store_true", help="print as JSON")
     games.set_defaults(func=cmd_games)
 
-    bench = sub.add_parser("bench", help="benchmark figures as JSON on stdout")
-    bench.add_argument("what", choices=["rules", "vision", "pipeline"])
-    bench.add_argument("--game", help="only this game")
+    bench = _sub(
+        sub,
+        "bench",
+        "benchmark figures as JSON on stdout",
+        "Measure speed and accuracy; figures as JSON on stdout, progress on stderr. rules: "
+        "random playouts per game; vision: simulated frames and dice photos; pipeline: the "
+        "appliance's loop on the simulated table.",
+    )
+    bench.add_argument(
+        "what", choices=["rules", "vision", "pipeline", "coach"], help="what to measure"
+    )
+    bench.add_argument("--game", help=f"only this game ({GAME_NAMES})")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     bench.add_argument("--no-compare", action="store_true", help="skip the ludopy yardstick")
     bench.add_argument("--frames", type=int, default=20, help="vision: frames per board")
@@ -183,39 +252,131 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.set_defaults(func=cmd_bench)
 
-    roll = sub.add_parser("roll", help="roll the die as the button would")
+    roll = _sub(
+        sub,
+        "roll",
+        "roll the die as the button would",
+        "Roll a fair die from the operating system's randomness, exactly as the table's button "
+        "does. With --url, the running appliance rolls for the table.",
+    )
     roll.add_argument("--json", action="store_true", help='print {"value": N} (or the state)')
     roll.add_argument("--url", help="a running appliance, e.g. http://boardref.local:8080")
     roll.set_defaults(func=cmd_roll)
 
-    demo = sub.add_parser("demo", help="whole pipeline on the simulated table, web page up")
-    demo.add_argument("--game", default="aggravation", help="which game (see `boardref games`)")
-    demo.add_argument("--players", type=int, default=None, help="number of players")
-    demo.add_argument("--host", default="127.0.0.1", help="address to serve the page on")
+    demo = _sub(
+        sub,
+        "demo",
+        "whole pipeline on the simulated table, web page up",
+        "Scripted players play on a simulated table; the simulated camera, the readers and "
+        "the referee run as on the Pi. Open the printed address in a browser, or scan the QR "
+        "code with a phone on the same network. Each ruling is printed as it happens; Ctrl-C "
+        "stops and prints a summary.",
+    )
+    demo.add_argument("--game", default="aggravation", help=f"which game: {GAME_NAMES}")
+    demo.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="number of players (default: the game's usual number)",
+    )
+    demo.add_argument(
+        "--host",
+        default="0.0.0.0",
+        help="address to listen on (0.0.0.0: "
+        "phones on the network can open the page; 127.0.0.1: this computer only)",
+    )
     demo.add_argument("--port", type=int, default=8080, help="web port (0: no web page)")
     demo.add_argument("--duration", type=float, default=0.0, help="stop after N s (0: never)")
     demo.add_argument("--pace", type=float, default=1.0, help="seconds per player action")
     demo.add_argument("--seed", type=int, default=0, help="seed of the scripted players")
-    demo.add_argument("--json", action="store_true", help="print a JSON summary at the end")
+    demo.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON summary at the end (the rulings then go to stderr)",
+    )
+    demo.add_argument(
+        "--moves",
+        type=int,
+        default=0,
+        help="stop once N moves were ruled from camera frames (the players wait for the camera "
+        "up to a minute a move; --duration still bounds the run)",
+    )
     demo.set_defaults(func=cmd_demo)
 
-    serve = sub.add_parser("serve", help="the appliance: camera, GPIO, web page")
-    serve.add_argument("--config", default=None, help="TOML config file (default: defaults)")
+    serve = _sub(
+        sub,
+        "serve",
+        "the appliance: camera, GPIO, web page",
+        "Run the referee: camera, GPIO panel and the table's web page, resuming the last "
+        "game. Listens on the network so the phones at the table can open the page.",
+    )
+    serve.add_argument(
+        "--config",
+        default=None,
+        help="TOML config file (default: built-in settings; see docs/configuration.md)",
+    )
+    serve.add_argument(
+        "--host",
+        default=None,
+        help="address to listen on (overrides the config's web.host, 0.0.0.0 by default)",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="web port (overrides the config's web.port, 8080 by default)",
+    )
     serve.set_defaults(func=cmd_serve)
 
-    printer = sub.add_parser("print-board", help="printable board with corner markers (PDF)")
-    printer.add_argument("--game", required=True, help="which game")
-    printer.add_argument("--players", type=int, default=None, help="board for N players")
+    printer = _sub(
+        sub,
+        "print-board",
+        "printable board with corner markers (PDF)",
+        "Write a game's board as a PDF at true scale, with its ArUco corner markers and a "
+        "100 mm scale bar. A board larger than the paper is tiled over several sheets with "
+        "overlap and crop marks.",
+    )
+    printer.add_argument("--game", required=True, help=f"which game: {GAME_NAMES}")
+    printer.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="board for N players (default: the game's usual number)",
+    )
     printer.add_argument("--paper", choices=["A3", "A4"], default="A3", help="paper size")
     printer.add_argument("--out", required=True, help="PDF file to write")
     printer.set_defaults(func=cmd_print_board)
 
-    vision = sub.add_parser("vision", help="read dice or a whole board from photos")
-    vision.add_argument("action", choices=["dice", "read"])
-    vision.add_argument("images", nargs="+", help="image files")
-    vision.add_argument("--game", default="aggravation", help="read: which game's board")
-    vision.add_argument("--players", type=int, default=None, help="read: players")
-    vision.add_argument("--json", action="store_true", help="compact JSON")
+    vision = _sub(
+        sub,
+        "vision",
+        "read dice or a whole board from photos",
+        "Run the camera readers on photos: `vision dice` reads dice, `vision read` reads a "
+        "whole board. `boardref vision dice --help` and `boardref vision read --help` say more.",
+    )
+    readers = vision.add_subparsers(dest="action", required=True, metavar="READER")
+    dice = _sub(
+        readers,
+        "dice",
+        "dice values and boxes per image",
+        "Read every die in each photo: its value and its box in pixels, as JSON per image "
+        "(a file that cannot be read is named, and the others are still read).",
+    )
+    dice.add_argument("images", nargs="+", metavar="IMAGE", help="photo files")
+    dice.add_argument("--json", action="store_true", help="compact JSON")
+    read = _sub(
+        readers,
+        "read",
+        "per-space colours + dice for one photo",
+        "Find a game's board in one photo by its corner markers and read every space (empty "
+        "or a token's colour) and the dice in the tray, as JSON.",
+    )
+    read.add_argument("images", nargs=1, metavar="IMAGE", help="one photo of the board")
+    read.add_argument("--game", default="aggravation", help=f"which game's board: {GAME_NAMES}")
+    read.add_argument(
+        "--players", type=int, default=None, help="players (default: the game's usual number)"
+    )
+    read.add_argument("--json", action="store_true", help="compact JSON")
     vision.set_defaults(func=cmd_vision)
     return parser
 
@@ -228,6 +389,15 @@ def main(argv: list[str] | None = None) -> int:
     except rules.RulesError as exc:
         print(f"boardref: {exc}", file=sys.stderr)
         return 2
+    except PortInUse as exc:
+        print(f"boardref: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (`boardref vision dice *.jpg | head`): stop quietly. Point
+        # stdout at /dev/null so the interpreter's last flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

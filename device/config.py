@@ -32,6 +32,7 @@ class Config:
     threads: int = 16
     pin: str = ""  # the table PIN guarding undo / new game / settings ("" = no PIN)
     database: str = "boardref-data/boardref.sqlite3"
+    coach: dict[str, Any] = field(default_factory=dict)  # device.coach_runner.CoachSettings
 
 
 SECTIONS: dict[str, dict[str, tuple[type, ...]]] = {
@@ -51,6 +52,7 @@ SECTIONS: dict[str, dict[str, tuple[type, ...]]] = {
     },
     "web": {"host": (str,), "port": (int,), "threads": (int,), "pin": (str,)},
     "data": {"database": (str,)},
+    "coach": {"enabled": (bool,), "budget_s": (float, int)},
 }
 
 
@@ -104,6 +106,7 @@ def from_mapping(data: dict[str, Any], where: str = "config") -> Config:
         threads=web.get("threads", 16),
         pin=web.get("pin", ""),
         database=data.get("data", {}).get("database", Config.database),
+        coach=data.get("coach", {}),
     )
     _check(config, where)
     return config
@@ -132,10 +135,20 @@ def _check(config: Config, where: str) -> None:
             f"{where}: camera.source {source!r} is not a camera; allowed: auto, sim, picamera2, "
             "usb:N, file:/path, folder:/path, rtsp://..., http://..."
         )
+    if config.pin and not 4 <= len(config.pin) <= 64:
+        raise ConfigError(
+            f"{where}: web.pin must be 4 to 64 characters (digits, letters, spaces), "
+            f"not {len(config.pin)}"
+        )
+    budget = config.coach.get("budget_s", 1.0)
+    if not 0.05 <= budget <= 30:
+        raise ConfigError(f"{where}: coach.budget_s must be 0.05..30 seconds, not {budget}")
     if config.pins:
         from hardware.panel import PanelConfig
 
         try:
             PanelConfig.from_mapping(config.pins)
         except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{where}: [pins] {exc}") from None
+            text = str(exc)  # a bad pin's message names its key (pins.green) already
+            named = text if text.startswith("pins.") else f"[pins] {text}"
+            raise ConfigError(f"{where}: {named}") from None

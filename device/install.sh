@@ -42,7 +42,7 @@ PY
 
 if [ ! -f "$CONF/boardref.toml" ]; then
     cat > "$CONF/boardref.toml" <<'TOML'
-# boardref appliance settings; see README "Configuration".
+# boardref appliance settings; see docs/configuration.md.
 [game]
 name = "aggravation"
 players = 4

@@ -22,7 +22,8 @@ from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
 from vision.tray import TrayReader, tray_regions
 
-from .referee import die_moved
+from .faults import camera_text
+from .trays import die_moved
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ class Pipeline:
         frames_required: int = 3,
         read_dice: bool = True,
         unclear_after: int = 6,
+        silent_after: float = 5.0,
     ) -> None:
         self.referee = referee
         self.camera = camera
@@ -80,21 +82,60 @@ class Pipeline:
         self._detail_regions: list | None = None  # the tray rectangles asked of the camera
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._watchdog: threading.Thread | None = None
         self.observations = 0
+        # A camera that gives no frame for `silent_after` seconds is a fault the table sees.
+        self.silent_after = silent_after
+        self._last_frame = time.monotonic()
+        self._last_frame_wall = time.time()
+        self.silent_since: float | None = None  # wall-clock time of the last frame, if silent
 
     # lifecycle -----------------------------------------------------------------------------
     def start(self) -> None:
         if self._thread is None:
+            self._last_frame, self._last_frame_wall = time.monotonic(), time.time()
             self._thread = threading.Thread(target=self._run, name="boardref-camera", daemon=True)
             self._thread.start()
+            self._watchdog = threading.Thread(
+                target=self._watch, name="boardref-camera-watchdog", daemon=True
+            )
+            self._watchdog.start()
+
+    def _watch(self) -> None:
+        """Once a second: has the camera gone silent? (its frames() may block forever)."""
+        while not self._stop.wait(1.0):
+            self.check_camera()
+
+    def check_camera(self, now: float | None = None) -> bool:
+        """Tell the referee once when no frame came for `silent_after` seconds; True while
+        the camera is silent. `now`: time.monotonic() (tests pass their own)."""
+        now = time.monotonic() if now is None else now
+        if self.silent_since is None and now - self._last_frame > self.silent_after:
+            self.silent_since = self._last_frame_wall
+            log.warning("camera: no frame since %s", time.ctime(self.silent_since))
+            tell = getattr(self.referee, "camera_silent", None)
+            if callable(tell):
+                tell(self.silent_since)
+        return self.silent_since is not None
+
+    def frame_arrived(self) -> None:
+        """A frame came: the camera is alive (and, after a silence, the table is told)."""
+        self._last_frame, self._last_frame_wall = time.monotonic(), time.time()
+        if self.silent_since is not None:
+            self.silent_since = None
+            log.warning("camera: frames again")
+            tell = getattr(self.referee, "camera_back", None)
+            if callable(tell):
+                tell()
 
     def stop(self) -> None:
         self._stop.set()
         close = getattr(self.camera, "close", None)
         if close:
             close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        for thread in (self._thread, self._watchdog):
+            if thread is not None:
+                thread.join(timeout=5)
 
     def jpeg(self) -> bytes | None:
         with self._latest_lock:
@@ -111,6 +152,9 @@ class Pipeline:
             extra = camera_status()
             merged["ok"] = merged["ok"] and extra.get("ok", True)
             merged["error"] = merged["error"] or extra.get("error")
+        if self.silent_since is not None:
+            merged["ok"] = False
+            merged["fault"] = camera_text(self.silent_since)
         return {"camera": merged}
 
     # the loop ------------------------------------------------------------------------------
@@ -120,6 +164,7 @@ class Pipeline:
             for frame in self.camera.frames():
                 if self._stop.is_set():
                     break
+                self.frame_arrived()
                 image = getattr(frame, "image", frame)
                 try:
                     self.process(image, getattr(frame, "detail", None))

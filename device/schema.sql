@@ -27,3 +27,9 @@ CREATE TABLE IF NOT EXISTS seats (
     claim TEXT,
     PRIMARY KEY (game_id, seat)
 );
+-- One row, rewritten by `Store.probe`: a write that tells whether storage works again after a
+-- full or read-only disk paused the game.
+CREATE TABLE IF NOT EXISTS health (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL
+);

@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-from rules import Pass, Roll
+from rules import Decline, Pass, Roll
 from webui.table import TableError
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,12 @@ class ScriptedPlayers(threading.Thread):
         if not legal:
             self._sleep(self.pace)
             return
-        if all(isinstance(m, Roll) for m in legal):
+        if all(isinstance(m, Roll | Decline) for m in legal):
+            declines = [m for m in legal if isinstance(m, Decline)]
+            if declines and self.rng.random() < 0.25:  # after a 6: may stop rolling
+                self._sleep(self.pace)
+                ref.manual_move(declines[0].to_json())
+                return
             self._roll(len(ref.history()))
             return
         self._move(legal)
@@ -113,7 +118,7 @@ class ScriptedPlayers(threading.Thread):
         move = self.rng.choice(movable)
         before = len(ref.history())
         expected = game.placement(state)
-        target = game.placement(game.apply(state, move))
+        target = game.camera_picture(state, move)
         self._sleep(self.pace)
         if target == expected:  # a choice with nothing to move (a declaration, a setup entry)
             ref.manual_move(move.to_json())
@@ -123,6 +128,10 @@ class ScriptedPlayers(threading.Thread):
         self._reach(target)
         if self._wait(lambda: len(ref.history()) > before):
             self.camera_moves += 1
+            settled = game.placement(ref.state)
+            if settled != target:  # a battle ruled: take the loser's stand off
+                self._sleep(self.pace)
+                self._reach(settled)
             return
         if ref.state is state and not ref.snapshot()["waiting_fix"]:
             self.fallbacks += 1

@@ -53,6 +53,21 @@ RGB_COLOURS = {
 }
 
 BUZZER_KINDS = ("passive", "active")
+GPIO_PINS = range(0, 28)  # BCM numbers of the GPIO pins on the Pi's 40-pin header
+
+
+def _check_pin(role: str, pin: Any) -> None:
+    """ValueError naming the config key (pins.green, pins.rgb[1]...) unless `pin` is a GPIO."""
+    key = (
+        f"pins.rgb[{('rgb_red', 'rgb_green', 'rgb_blue').index(role)}]"
+        if role.startswith("rgb_")
+        else f"pins.{role}"
+    )
+    if isinstance(pin, bool) or not isinstance(pin, int) or pin not in GPIO_PINS:
+        raise ValueError(
+            f"{key} = {pin!r} is not a GPIO pin: use a BCM number from {GPIO_PINS.start} to "
+            f"{GPIO_PINS.stop - 1} (GPIO17, header pin 11, is 17)"
+        )
 
 
 class PanelClosed(RuntimeError):
@@ -94,6 +109,7 @@ class PanelConfig:
             raise ValueError(f"tempo must be > 0, not {self.tempo!r}")
         used: dict[int, str] = {}
         for name, pin in self.pins().items():
+            _check_pin(name, pin)
             if pin in used:
                 raise ValueError(f"pin {pin} is used twice: by {used[pin]} and by {name}")
             used[pin] = name

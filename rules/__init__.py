@@ -11,7 +11,7 @@ from .errors import (
 )
 from .game import Game
 from .geometry import Board, Region, Space
-from .moves import Declare, Move, Pass, Roll, Step, move_from_json
+from .moves import Declare, Decline, Move, Pass, Roll, Step, move_from_json
 from .options import Option
 from .palette import PALETTE, UNKNOWN
 from .registry import game_class, get, names
@@ -23,6 +23,7 @@ __all__ = [
     "Board",
     "Clause",
     "Declare",
+    "Decline",
     "Effect",
     "Game",
     "IllegalMoveError",

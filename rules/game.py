@@ -75,6 +75,12 @@ class Game:
         """Why moving the mover's token from `frm` to `to` is not legal now."""
         raise NotImplementedError
 
+    def camera_picture(self, state: Any, move: Move) -> dict[str, str]:
+        """What the camera must see for `infer` to take `move` (a player's hands, a demo's
+        script): by default the board after it. A game may ask for another picture first
+        (Playground Battles: an attacker beside the defender until the referee rules)."""
+        return self.placement(self.apply(state, move))
+
     def groups(self) -> tuple[tuple[str, ...], ...]:
         """Sets of spaces whose tokens are interchangeable (a BASE row): compared by count."""
         return ()

@@ -59,6 +59,17 @@ class Pass(Move):
 
 @move_kind
 @dataclass(frozen=True, slots=True)
+class Decline(Move):
+    """A player who may roll again (after a 6) chooses not to: the turn passes on."""
+
+    kind: ClassVar[str] = "decline"
+
+    def __str__(self) -> str:
+        return f"{self.colour} does not roll again"
+
+
+@move_kind
+@dataclass(frozen=True, slots=True)
 class Step(Move):
     """One token from one space to another; `route` names a shortcut taken (star, centre)."""
 

@@ -51,7 +51,7 @@ class FakeTable(Referee):
 
     @property
     def subscribers(self) -> int:
-        return len(self._subscribers)
+        return self._announcer.listeners
 
     def roll(self, source: str = "web", value: int | None = None) -> dict[str, Any]:
         snapshot = super().roll(source, value)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+import rules
 from device.cli import main
 
 
@@ -102,3 +107,60 @@ def test_vision_dice_reads_real_photos_and_names_bad_files(capsys, tmp_path):
     assert dice and all({"value", "x", "y", "w", "h"} <= set(d) for d in dice)
     assert "not an image" in result[str(corrupt)]["error"]
     assert str(missing) in err and str(corrupt) in err
+
+
+def help_text(capsys, *argv: str) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--help"])
+    assert stop.value.code == 0
+    return " ".join(capsys.readouterr().out.split())  # as read, whatever the line breaks
+
+
+def test_every_subcommand_describes_itself_and_shows_its_defaults(capsys):
+    demo = help_text(capsys, "demo")
+    assert "Scripted players play on a simulated table" in demo
+    assert "(default: aggravation)" in demo and "(default: 8080)" in demo
+    for name in rules.names():  # --game names the games it accepts
+        assert name in demo
+    dice, read = help_text(capsys, "vision", "dice"), help_text(capsys, "vision", "read")
+    assert dice != read
+    assert "Read every die" in dice and "--game" not in dice
+    assert "whole board" not in dice and "corner markers" in read and "--game" in read
+    assert "(default: A3)" in help_text(capsys, "print-board")
+
+
+def test_a_taken_port_is_one_line_naming_the_port_and_the_option(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["demo", "--host", "127.0.0.1", "--port", str(port), "--duration", "1"])
+        serve_code = main(["serve", "--host", "127.0.0.1", "--port", str(port)])
+    err = capsys.readouterr().err
+    assert code == 2 and serve_code == 2
+    lines = [line for line in err.splitlines() if line.startswith("boardref:")]
+    assert (
+        lines
+        == [
+            f"boardref: cannot listen on 127.0.0.1:{port} (another program is using it); "
+            "choose another with --port"
+        ]
+        * 2
+    )
+    assert "Traceback" not in err
+
+
+def test_output_into_a_closed_pipe_is_no_traceback():
+    """`boardref games | head -1`: the reader leaves early; boardref stops without a trace."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", "games"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    child.stdout.close()  # nobody reads: the first write meets a broken pipe
+    err = child.stderr.read().decode()
+    child.wait(timeout=60)
+    child.stderr.close()
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert child.returncode == 1

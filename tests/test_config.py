@@ -56,6 +56,11 @@ pin = "2468"
         ("[lights]\non = true", "unknown section [lights]"),
         ("[camera]\nsource = 'webcam'", "camera.source 'webcam'"),
         ("[pins]\ngreen = 5\nred = 5", "[pins]"),
+        ("[pins]\ngreen = 99", "pins.green = 99 is not a GPIO pin: use a BCM number from 0 to 27"),
+        ("[pins]\nrgb = [5, 6, 28]", "pins.rgb[2] = 28 is not a GPIO pin"),
+        ("[pins]\nrgb = [5, 'x', 7]", "pins.rgb[1] = 'x' is not a GPIO pin"),
+        ("[pins]\nroll_button = -3", "pins.roll_button = -3 is not a GPIO pin"),
+        ("[web]\npin = '12'", "web.pin must be 4 to 64 characters"),
         ("[camera]\ndice = 1", "camera.dice must be bool"),
         ("this is = = not toml", "not valid TOML"),
     ],
@@ -64,6 +69,11 @@ def test_bad_values_name_the_key(tmp_path, text, named):
     with pytest.raises(ConfigError) as info:
         load(write(tmp_path, text))
     assert named in str(info.value)
+
+
+def test_a_long_pin_is_allowed(tmp_path):
+    config = load(write(tmp_path, "[web]\npin = 'correct horse battery staple 42'"))
+    assert config.pin == "correct horse battery staple 42"
 
 
 def test_missing_file_is_named(tmp_path):

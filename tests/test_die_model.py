@@ -136,7 +136,7 @@ def test_unfamiliar_drawn_dice_are_never_misread(value):
 def test_network_reads_blurred_real_dice_the_pip_counter_declines():
     """The tests' photos are the hardest of the shared set: blurred, tiny and steeply seen dice.
     The shipped network learnt from them too, so this checks the combination, not how well the
-    network does on photos it never saw (for that, see the README's cross-validated figures:
+    network does on photos it never saw (for that, see docs/vision.md's cross-validated figures:
     trained on one half of the photos, it reads the other half; with these photos left out of
     training it read 96 of their 102 dice against the pip counter's 94)."""
     alone = evaluate(_bundled(), DiceConfig(face_network=False))

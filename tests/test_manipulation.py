@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules import (
+    Decline,
     IllegalMoveError,
     OptionError,
     Pass,
@@ -352,6 +353,43 @@ def test_six_clause_allows_bringing_out_and_reads_may_as_the_bonus_roll_MANIP_2_
     assert cited(game.explain(after, Roll(1, "yellow", 3))) == ["MANIP-1.5"]
 
 
+def test_the_roll_after_moving_six_may_be_declined_MANIP_2_2():
+    # "Providing a token was moved six spaces, that player may roll again": an offer.
+    game = make()
+    assert game.options["extra_roll"] == "optional" and game.clause("MANIP-2.2").option
+    fresh = position(game, {"red": ["o02"]}, phase="roll")
+    assert Decline(0, "red") not in game.legal_moves(fresh)
+    assert cited(game.explain(fresh, Decline(0, "red"))) == ["MANIP-2.2"]
+    state = position(game, {"red": ["o02"]}, dice=6)
+    verdict = game.explain(state, step(game, state, "o02", "o08"))
+    assert [e.text for e in verdict.effects] == ["red moved six and may roll again"]
+    after = game.apply(state, step(game, state, "o02", "o08"))
+    assert Decline(0, "red") in game.legal_moves(after)
+    declined = game.explain(after, Decline(0, "red"))
+    assert declined.legal and cited(declined) == ["MANIP-2.2"]
+    passed = game.apply(after, Decline(0, "red"))
+    assert (passed.phase, passed.to_move, passed.pieces) == ("roll", 1, after.pieces)
+    assert Decline(1, "yellow") not in game.legal_moves(passed)
+    rolled = game.apply(after, Roll(0, "red", 3))
+    assert rolled.phase == "move" and Decline(0, "red") not in game.legal_moves(rolled)
+    strict = make(extra_roll="compulsory")
+    state = position(strict, {"red": ["o02"]}, dice=6)
+    after = strict.apply(state, step(strict, state, "o02", "o08"))
+    assert all(isinstance(m, Roll) for m in strict.legal_moves(after))
+    with pytest.raises(IllegalMoveError, match="MANIP-2.2"):
+        strict.apply(after, Decline(0, "red"))
+
+
+def test_tournament_six_names_the_colour_moved_and_the_player_MANIP_2_2():
+    game = make(2)
+    state = position(game, {"green": ["o26"]}, dice=6)
+    move = step(game, state, "o26", "o32")
+    texts = [e.text for e in game.explain(state, move).effects if e.kind == "extra_turn"]
+    assert texts == ["green moved six: the red-and-green player may roll again"]
+    after = game.apply(state, move)
+    assert game.explain(after, Decline(0, "red")).reason.startswith("the red-and-green player")
+
+
 def test_bring_out_with_six_does_not_roll_again_MANIP_2_3():
     game = make()
     state = position(game, {}, dice=6)
@@ -663,7 +701,7 @@ def test_leave_the_diamond_at_any_entrance_MANIP_7_4():
 
 def test_leaving_passes_over_an_occupied_star_beast_MANIP_7_4():
     # Interpretation: exit "at anytime"; blocking (MANIP-7.2) only stops entering, and only a
-    # token's own colour may not be passed. Documented in the clause and the README.
+    # token's own colour may not be passed. Documented in the clause and docs/games/manipulation.md.
     game = make()
     state = position(game, {"red": ["d30"], "yellow": ["sb07", "o13"]}, dice=2)
     assert ("d30", "o07") in steps(game, state)  # d30 -> over sb07 -> o07
@@ -827,14 +865,13 @@ def test_no_second_lap_past_own_start_MANIP_8_2():
 
 def test_readme_lets_a_lane_count_stop_on_the_entrance_MANIP_8_2():
     # Rulebook: from the lane a player "does not have to actually land on" the entrance; so
-    # they may. The README must not say the token goes through "without stopping".
+    # they may. The game page must not say the token goes through "without stopping".
     from pathlib import Path
 
     game = make()
     state = position(game, {"red": ["o47"]}, dice=2)
     assert ("o47", "red-entry") in steps(game, state)
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    text = readme[readme.index("### Manipulation") :]
+    text = (Path(__file__).parents[1] / "docs" / "games" / "manipulation.md").read_text()
     assert "without stopping" not in text and "without having to stop" in text
 
 
@@ -1094,8 +1131,7 @@ def test_random_games_keep_the_invariants(seed, mode):
 def test_docs_list_every_interpretation_and_option():
     from pathlib import Path
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    text = readme[readme.index("### Manipulation") :]
+    text = (Path(__file__).parents[1] / "docs" / "games" / "manipulation.md").read_text()
     game = make()
     for clause in game.clauses:
         if clause.interpretation:

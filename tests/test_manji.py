@@ -1,7 +1,7 @@
 """Manji: one or more tests per rule clause (named in each test), JSON, replay, properties.
 
 Expected squares come from the board design written in rules/games/manji.py's docstring and
-the README's Manji section (red: exit t07, arrival t06, lane red-l1..l4 entering the small circle at
+docs/games/manji.md (red: exit t07, arrival t06, lane red-l1..l4 entering the small circle at
 r07, shortcut circle t76 with its tip r06; blue: exit t26, arrival t25, shortcut t19 -> r09;
 yellow: exit t45, arrival t44, shortcut t38 -> r12, entry r01; green: exit t64, arrival t63,
 shortcut t57 -> r03, entry r04; arrow square r02, approach "app", central spots ctr1..ctr5).
@@ -17,7 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules import IllegalMoveError, OptionError, Pass, PlayerCountError, RecordError, Roll, Step
+from rules import (
+    Decline,
+    IllegalMoveError,
+    OptionError,
+    Pass,
+    PlayerCountError,
+    RecordError,
+    Roll,
+    Step,
+)
 from rules.games.manji import CENTRE, HOME, NOBODY, ManjiState
 from rules.palette import UNKNOWN
 
@@ -279,6 +288,51 @@ def test_manji_4_1_a_six_rolls_again(game):
     assert effect_clauses(verdict, "extra_turn") == ["MANJI-4.1"]
     after = game.apply(state, move)
     assert (after.to_move, after.phase, after.sixes) == (RED, "roll", 1)
+
+
+def test_manji_4_6_the_extra_roll_may_be_declined(game):
+    # "If a player rolls a 6, they can start playing again": the extra roll is offered.
+    state = make(game, {RED: ["t10", "t30"]}, phase="roll", dice=0)
+    assert Decline(0, "red") not in game.legal_moves(state)  # an ordinary roll is not optional
+    verdict = game.explain(state, Decline(0, "red"))
+    assert not verdict.legal and ids(verdict) == ["MANJI-4.6"]
+    rolled = roll(game, state, 6)
+    six = game.explain(rolled, Step(0, "red", "t10", "t17"))
+    assert [e.text for e in six.effects] == ["red rolled a 6 and may roll again"]
+    state = game.apply(rolled, Step(0, "red", "t10", "t17"))
+    assert Decline(0, "red") in game.legal_moves(state)
+    verdict = game.explain(state, Decline(0, "red"))
+    assert (
+        verdict.legal and ids(verdict) == ["MANJI-4.6"] and game.clause("MANJI-4.6").interpretation
+    )
+    after = game.apply(state, Decline(0, "red"))
+    assert (after.to_move, after.phase, after.sixes) == (BLUE, "roll", 0)
+    # two 6s in a row: the player may stop before risking the third
+    state = game.apply(roll(game, state, 6), Step(0, "red", "t30", "t37"))
+    assert state.sixes == 2
+    verdict = game.explain(state, Decline(0, "red"))
+    assert verdict.legal and "third 6" in verdict.reason
+    after = game.apply(state, Decline(0, "red"))
+    assert after.to_move == BLUE and after.pieces[RED] == state.pieces[RED]
+    assert game.move_from_json(json.loads(json.dumps(Decline(0, "red").to_json()))) == Decline(
+        0, "red"
+    )
+
+
+def test_manji_4_6_house_rule_the_extra_roll_is_compulsory():
+    game = rules.get("manji", players=4, options={"extra_roll": "compulsory"})
+    state = make(game, {RED: ["t10", "t30"]}, phase="roll", dice=0)
+    state = game.apply(roll(game, state, 6), Step(0, "red", "t10", "t17"))
+    assert all(isinstance(m, Roll) for m in game.legal_moves(state))
+    with pytest.raises(IllegalMoveError, match="MANJI-4.6"):
+        game.apply(state, Decline(0, "red"))
+
+
+def test_manji_passing_before_the_roll_says_roll_the_die_first(game):
+    state = make(game, {RED: ["t10", "home"]}, phase="roll", dice=0)
+    verdict = game.explain(state, Pass(0, "red"))
+    assert not verdict.legal and ids(verdict) == ["MANJI-2.1"]
+    assert verdict.reason == "roll the die first"
 
 
 def test_manji_4_2_six_counts_as_seven_once_both_are_out(game):
@@ -592,17 +646,47 @@ def test_manji_8_4_no_passing_in_the_small_circle(game):
     assert targets(game, from_lane, "red-l3") == {"r07"}
 
 
-def test_manji_8_5_stopping_short_option(game):
+def test_manji_8_5_stopping_short_only_as_a_last_resort(game):
+    # "It is mandatory to advance the exact number of squares indicated by the die if
+    # possible": by default a pawn stops short in the small circle only when no pawn can
+    # move the full count; house rule short_ring_moves="always" makes it an ordinary choice.
+    assert game.options["short_ring_moves"] == "last-resort"
     pawns = {RED: [("r03", 0), "t30"], YELLOW: [("r06", 0), "home"]}
     state = make(game, pawns, dice=5)
-    assert targets(game, state, "r03") == {"r05"}
-    strict = rules.get("manji", players=4, options={"short_ring_moves": "last-resort"})
-    strict_state = make(strict, pawns, dice=5)
-    assert targets(strict, strict_state, "r03") == set()
-    assert targets(strict, strict_state, "t30") == {"t35"}
-    assert ids(strict.explain_attempt(strict_state, "r03", "r05")) == ["MANJI-8.5"]
-    alone = make(strict, {RED: [("r03", 0), "ctr"], YELLOW: [("r06", 0), "home"]}, dice=5)
-    assert targets(strict, alone, "r03") == {"r05"}
+    assert targets(game, state, "r03") == set()
+    assert targets(game, state, "t30") == {"t35"}
+    assert ids(game.explain_attempt(state, "r03", "r05")) == ["MANJI-8.5"]
+    assert attempt(game, state, "r03", "r05").kind == "illegal"
+    alone = make(game, {RED: [("r03", 0), "ctr"], YELLOW: [("r06", 0), "home"]}, dice=5)
+    assert targets(game, alone, "r03") == {"r05"}
+    lenient = rules.get("manji", players=4, options={"short_ring_moves": "always"})
+    assert targets(lenient, make(lenient, pawns, dice=5), "r03") == {"r05"}
+
+
+def test_manji_8_5_the_issue_position_red_r11_and_t20_blue_r01_roll_3():
+    game = rules.get("manji", players=2)
+    state = make(game, {0: [("r11", 0), "t20"], 1: [("r01", 0), "home"]}, dice=3)
+    assert Step(0, "red", "r11", "r12") not in game.legal_moves(state)
+    result = attempt(game, state, "r11", "r12")
+    assert result.kind == "illegal" and ids(result.verdict) == ["MANJI-8.5"]
+    assert targets(game, state, "t20") == {"t23"}
+    house = rules.get("manji", players=2, options={"short_ring_moves": "always"})
+    short = Step(0, "red", "r11", "r12")
+    assert short in house.legal_moves(
+        make(house, {0: [("r11", 0), "t20"], 1: [("r01", 0)]}, dice=3)
+    )
+
+
+def test_manji_short_moves_and_the_arrival_slide_cite_their_own_rules_not_the_exact_count():
+    game = rules.get("manji", players=4, options={"short_ring_moves": "always"})
+    state = make(game, {RED: [("r03", 0), "t30"], YELLOW: [("r06", 0), "home"]}, dice=5)
+    short = ids(game.explain(state, Step(0, "red", "r03", "r05")))
+    assert {"MANJI-8.4", "MANJI-8.5"} <= set(short) and "MANJI-2.4" not in short
+    arriving = make(game, {RED: ["t03", "home"]}, dice=3)
+    slide = ids(game.explain(arriving, Step(0, "red", "t03", "red-l4", "arrival")))
+    assert slide[0] == "MANJI-6.2" and "MANJI-2.4" not in slide
+    plain = make(game, {RED: ["t10", "home"]}, dice=3)
+    assert ids(game.explain(plain, Step(0, "red", "t10", "t13")))[0] == "MANJI-2.4"
 
 
 def test_manji_8_6_turn_off_at_the_arrow_house_rule():

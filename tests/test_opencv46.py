@@ -4,7 +4,8 @@ CI has only OpenCV 5, so these tests swap `cv2.aruco` for a stand-in with 4.6's 
 ArucoDetector or generateImageMarker, the functional names with 4.6's signatures, a
 DetectorParameters that must not be called (in 4.6 it makes an object that segfaults when read).
 The stand-in delegates to the real modern API, so the board is really found in the frame.
-Under a real 4.6 these tests skip and the rest of the suite runs that path (README: "OpenCV 4.6").
+Under a real 4.6 these tests skip and the rest of the suite runs that path (docs/development.md,
+"OpenCV 4.6").
 """
 
 from collections import Counter

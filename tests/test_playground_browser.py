@@ -72,7 +72,7 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
     assert tpage.locator("#seats .qr").count() == 2
     assert "Red: scan to join" in tpage.inner_text("#seats")
     shot(tpage, "table-join")
-    links = [seat["token"] for seat in table._seats]
+    links = [seat.token for seat in table.seats]
 
     rctx, red = new_page(browser, PHONE, errors)
     bctx, blue = new_page(browser, PHONE, errors)

@@ -38,6 +38,18 @@ RED_SETUP = dict(zip("abcdefghij", RED_KINDS, strict=True))
 BLUE_SETUP = dict(zip("abcdefghij", BLUE_KINDS, strict=True))
 
 
+SLOW = 60.0  # seconds: a generous bound for one request on a busy machine, never a speed test
+
+
+def wait_until(condition, timeout: float = SLOW) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
 class Phone:
     """A browser: its own cookie jar (its Flask session), CSRF token and requests."""
 
@@ -50,7 +62,7 @@ class Phone:
     def get(self, path: str, accept: str = "text/html,application/json") -> tuple[int, str]:
         req = urllib.request.Request(self.base + path, headers={"Accept": accept})
         try:
-            with self.opener.open(req, timeout=10) as r:
+            with self.opener.open(req, timeout=SLOW) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode()
@@ -64,7 +76,7 @@ class Phone:
         data = json.dumps(body if body is not None else {}).encode()
         req = urllib.request.Request(self.base + path, data=data, headers=headers, method="POST")
         try:
-            with self.opener.open(req, timeout=10) as r:
+            with self.opener.open(req, timeout=SLOW) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode()
@@ -79,7 +91,7 @@ class Stream(threading.Thread):
     def __init__(self, base: str, path: str, cookie: str = "") -> None:
         super().__init__(daemon=True)
         host, port = base.removeprefix("http://").split(":")
-        self.conn = http.client.HTTPConnection(host, int(port), timeout=5)
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=SLOW)
         self.path, self.cookie = path, cookie
         self.text = ""
         self.status = 0
@@ -90,6 +102,7 @@ class Stream(threading.Thread):
         self.conn.request("GET", self.path, headers=headers)
         r = self.conn.getresponse()
         self.status = r.status
+        r.fp.raw._sock.settimeout(1.0)  # now read in short waits, so stop() ends the thread
         while not self._halt.is_set():
             try:
                 line = r.readline()
@@ -102,8 +115,12 @@ class Stream(threading.Thread):
     def stop(self) -> str:
         self._halt.set()
         self.conn.close()
-        self.join(timeout=6)
+        self.join(timeout=SLOW)
         return self.text
+
+    def wait_for(self, text: str) -> bool:
+        """Wait until `text` arrived on the stream (generous: the machine may be busy)."""
+        return wait_until(lambda: text in self.text)
 
 
 def _serve(server) -> None:
@@ -138,7 +155,7 @@ def site():
 
 
 def tokens(table: FakeTable) -> list[str]:
-    return [seat["token"] for seat in table._seats]
+    return [seat.token for seat in table.seats]
 
 
 def setup_of(letters: dict[str, str]) -> dict[str, str]:
@@ -395,7 +412,7 @@ def assert_public_hides_every_secret(table: FakeTable, texts: dict[str, str]) ->
     theirs = json.loads(texts["/api/state"])["state"]["pieces"]
     for p in stalemates:  # nobody was told the kind: not the table, not the other seat
         assert all(q["identity"] is None for q in theirs if q["space"] == p["space"])
-    claims = [seat["claim"] for seat in table._seats]
+    claims = [seat.claim for seat in table.seats]
     assert all(claims), "the test needs both seats claimed"
     for where, text in texts.items():
         for seat in (0, 1):
@@ -446,7 +463,7 @@ def test_no_public_response_or_other_seat_reveals_hidden_identities(site):
     blue_live = Stream(base, f"/api/play/{links[1]}/events", blue.cookie_header())
     red_live.start(), blue_live.start()
     play_until_stalemate(table, [red, blue], links)
-    time.sleep(0.8)
+    assert live.wait_for("event: ruling") and red_live.wait_for("event: seat")
     public_events = live.stop()
     red_events, blue_events = red_live.stop(), blue_live.stop()
     assert live.status == red_live.status == blue_live.status == 200
@@ -480,13 +497,10 @@ def test_a_restarted_table_keeps_the_phones_and_still_reveals_nothing(tmp_path):
         blue_live = Stream(base, f"/api/play/{links[1]}/events", blue.cookie_header())
         for stream in (live, red_live, blue_live):
             stream.start()
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and not all(
-            "data: " in s.text for s in (live, red_live, blue_live)
-        ):
-            time.sleep(0.05)
+        assert all(s.wait_for("data: ") for s in (live, red_live, blue_live))
         resumed.roll("button")  # something to announce on every stream
-        time.sleep(0.8)
+        assert live.wait_for("event: ruling")
+        assert red_live.wait_for("event: seat") and blue_live.wait_for("event: seat")
         public_events = live.stop()
         red_events, blue_events = red_live.stop(), blue_live.stop()
         assert live.status == red_live.status == blue_live.status == 200

@@ -76,8 +76,13 @@ def test_illegal_attempt_is_held_until_the_board_is_put_back():
     assert ruling["kind"] == "illegal"
     assert ruling["clauses"][0]["id"] == "AGG-4.1"
     assert ruling["fix"] == (
-        "take the red token off t13; put the red token back on t09, then make a legal move"
+        "move your marble from the 2nd hole before the star hole in front of red's BASE "
+        "back to red's START, then make a legal move"
     )
+    assert ruling["fix_steps"] == [
+        {"action": "off", "space": "t13", "colour": "red"},
+        {"action": "back", "space": "t09", "colour": "red"},
+    ]
     assert ref.panel.calls[-1] == "show_illegal"
     assert ref.snapshot()["moves"] == 3  # nothing applied
     ruling = ref.observe(before)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.wording import space_names
 from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
@@ -178,9 +179,11 @@ def test_illegal_ruling_banner(site, phone):
     del seen[base]
     seen[bad] = colour
     table.observe(seen)
+    names = space_names(table.game.board, table.game.name)
     phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'illegal'")
     text = phone.inner_text("#banner")
-    assert "Illegal" in text and "AGG-" in text and f"Take the {colour} token off {bad}" in text
+    assert "Illegal" in text and "AGG-" in text
+    assert f"Move your marble from {names[bad]} back to {names[base]}" in text
     phone.wait_for_selector('.led[data-led="red"].on')
     shot(phone, "09-illegal-ruling")
 

@@ -2,6 +2,8 @@
 never a 500, and a refused request never changes the game."""
 
 import json
+import re
+from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
 from webui import create_app
+from webui.security import PinGuard
 
 scalars = st.one_of(
     st.none(),
@@ -107,3 +110,110 @@ def test_teach_queries_never_500(space, to):
     ):
         r = client.get(url, query_string=params)
         assert r.status_code in (200, 400), (r.status_code, r.get_json())
+
+
+# --- every route: any path value, query, header and body ----------------------------------------
+
+PB_TABLE = FakeTable(game="playground-battles", players=2, seed=5, pin=PIN, mode="manual")
+FUZZ_APPS = {
+    "aggravation": create_app({"SECRET_KEY": "fuzz"}, table=TABLE),
+    "playground-battles": create_app({"SECRET_KEY": "fuzz"}, table=PB_TABLE),
+}
+for _app in FUZZ_APPS.values():  # no lock-out: the fuzz must reach past the PIN check
+    _app.extensions["boardref.pin_guard"] = PinGuard(per_address=10**9, free_failures=10**9)
+ROUTES = sorted(
+    (rule.rule, method)
+    for rule in FUZZ_APPS["aggravation"].url_map.iter_rules()
+    for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+)
+STREAMS = ("/api/events", "/stream.mjpg", "/events")
+
+header_text = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=50).map(
+    lambda s: s.encode("utf-8").decode("latin-1")
+)  # what arrives when a phone sends UTF-8
+path_text = st.text(max_size=20).map(lambda s: quote(s, safe="") or "x")
+nested = st.builds(
+    lambda opener, n: opener * n, st.sampled_from(["[", "{", '{"a":']), st.integers(1, 1200)
+)
+raw_bodies = st.one_of(
+    st.binary(max_size=200),
+    nested,
+    st.just(""),
+    values.map(lambda v: json.dumps(v)),
+    bodies.map(lambda v: json.dumps(v)),
+)
+
+
+def path_value(name: str, table: FakeTable):
+    tokens = [s.token for s in table.seats] or ["x" * 32]
+    choices = {
+        "token": st.sampled_from(tokens) | path_text,
+        "seat": st.integers(0, 4).map(str) | path_text,
+        "game": st.sampled_from(["aggravation", "manji"]) | path_text,
+        "name": st.sampled_from(["aggravation", "the-right-moves"]) | path_text,
+        "filename": st.sampled_from(["app.js", "style.css", "../x", "nope"]) | path_text,
+    }
+    return choices.get(name, path_text)
+
+
+@st.composite
+def requests(draw):
+    game = draw(st.sampled_from(sorted(FUZZ_APPS)))
+    table = TABLE if game == "aggravation" else PB_TABLE
+    rule, method = draw(st.sampled_from(ROUTES))
+    path = rule
+    for name in re.findall(r"<(?:[a-z]+:)?([a-z]+)>", rule):
+        value = draw(path_value(name, table))
+        path = re.sub(rf"<(?:[a-z]+:)?{name}>", value, path)
+    query = draw(
+        st.dictionaries(
+            st.sampled_from(["since", "last", "space", "from", "to", "download", "t", "x"]),
+            st.sampled_from(["0", "1", "²", "-1", "t01", "red-b1", ""]) | st.text(max_size=8),
+            max_size=3,
+        )
+    )
+    headers = {}
+    if draw(st.booleans()):
+        headers["X-Table-PIN"] = draw(st.just(PIN) | header_text)
+    headers["Content-Type"] = draw(
+        st.sampled_from(
+            ["application/json", "text/plain", "application/x-www-form-urlencoded",
+             "multipart/form-data; boundary=x", "application/json; charset=latin-1"]
+        )
+    )  # fmt: skip
+    accept = draw(st.sampled_from(["application/json", "text/html", "*/*", "image/*"]))
+    headers["Accept"] = accept
+    csrf = draw(st.sampled_from(["real", "none", "junk"]))
+    junk = draw(header_text)
+    body = draw(raw_bodies) if method == "POST" else None
+    return game, method, path, query, headers, csrf, junk, body
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(req=requests())
+def test_every_route_answers_anything_without_a_500(req):
+    game, method, path, query, headers, csrf, junk, body = req
+    app = FUZZ_APPS[game]
+    table = TABLE if game == "aggravation" else PB_TABLE
+    client = app.test_client()
+    token = client.get("/api/csrf").get_json()["csrf_token"]
+    if csrf == "real":
+        headers["X-CSRF-Token"] = token
+    elif csrf == "junk":
+        headers["X-CSRF-Token"] = junk
+    before = (table.snapshot()["moves"], table.snapshot()["game"])
+    r = client.open(
+        path, method=method, query_string=query, headers=headers, data=body, buffered=False
+    )
+    try:
+        # 503 is an honest "no camera frame" from the camera routes, never a crash
+        allowed = r.status_code == 503 and path in ("/snapshot.jpg", "/stream.mjpg")
+        assert r.status_code < 500 or allowed, (method, path, r.status_code, r.get_data()[:300])
+        if r.status_code >= 400 and r.mimetype == "application/json":
+            assert json.loads(r.get_data())["error"]
+        if r.status_code >= 400:
+            assert (table.snapshot()["moves"], table.snapshot()["game"]) == before
+    finally:
+        r.close()
+    if table.game.outcome(table.state) is not None or table.game.name != game:
+        table.new_game(game, 4 if game == "aggravation" else 2, {})

@@ -45,8 +45,8 @@ def annotate(image: np.ndarray, board: Board, obs: Any, dice: Sequence[Any] = ()
             centre = (int(round(x)), int(round(y)))
             if colour is None:
                 cv2.circle(out, centre, scale, EMPTY_BGR, 1, cv2.LINE_AA)
-            elif colour == UNKNOWN:
-                cv2.circle(out, centre, scale + 2, UNSURE_BGR, 2, cv2.LINE_AA)
+            elif colour == UNKNOWN:  # circled boldly: the space the referee waits on
+                cv2.circle(out, centre, scale * 2 + 2, UNSURE_BGR, 3, cv2.LINE_AA)
             else:
                 r, g, b = PALETTE[colour].rgb if colour in PALETTE else (255, 255, 255)
                 cv2.circle(out, centre, scale + 2, (b, g, r), 2, cv2.LINE_AA)

@@ -24,9 +24,15 @@ log = logging.getLogger(__name__)
 JSON_PREFIXES = ("/api/", "/stream.mjpg", "/snapshot.jpg")
 
 
-def create_app(test_config: dict[str, Any] | None = None, table: Table | None = None) -> Flask:
-    """The web app for one table. `test_config` overrides settings (SECRET_KEY, ...)."""
+def create_app(
+    test_config: dict[str, Any] | None = None, table: Table | None = None, coach: Any = None
+) -> Flask:
+    """The web app for one table. `test_config` overrides settings (SECRET_KEY, ...); `coach`
+    (optional) answers /api/coach (see webui.coach)."""
     app = Flask(__name__, instance_relative_config=False)
+    from .api import BoundedJSON
+
+    app.json = BoundedJSON(app)
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("BOARDREF_SECRET_KEY") or secrets.token_hex(32),
         SESSION_COOKIE_SAMESITE="Lax",
@@ -45,14 +51,16 @@ def create_app(test_config: dict[str, Any] | None = None, table: Table | None = 
         app.config.from_mapping(test_config)
 
     app.extensions["boardref.table"] = table
+    app.extensions["boardref.coach"] = coach
     app.extensions["boardref.pin_guard"] = PinGuard()
 
-    from . import api, events, pages, play
+    from . import api, coach, events, pages, play
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(coach.bp)
 
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token

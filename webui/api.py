@@ -12,17 +12,22 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, has_app_context, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 
 import rules
+from rules.wording import space_names
 
-from .security import check_pin, csrf_token
+from .security import PinGuard, check_pin, csrf_token
 from .table import Table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 SPACE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,40}$")
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,59}$")
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII digits only: "²".isdigit() is True
+JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')  # strings (skipped), brackets
+MAX_JSON_DEPTH = 32  # no request of ours nests deeper; deeper bodies are refused, not parsed
 
 
 # --- helpers shared with the pages and events blueprints -------------------------------------
@@ -41,8 +46,9 @@ def board_id(game: rules.Game) -> str:
     return f"{game.name}:{game.players}:{board.name}:{len(board.spaces)}"
 
 
-def enrich(table: Table, snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The table's snapshot plus what the page needs to draw it."""
+def enrich(table: Table, snapshot: dict[str, Any], guard: PinGuard | None = None) -> dict[str, Any]:
+    """The table's snapshot plus what the page needs to draw it, and the PIN lock-out
+    (`guard`: the app's PinGuard; looked up when called within a request)."""
     data = dict(snapshot)
     try:
         game = table.game
@@ -52,6 +58,10 @@ def enrich(table: Table, snapshot: dict[str, Any]) -> dict[str, Any]:
     except Exception:  # noqa: BLE001  (a half-started referee still shows its snapshot)
         pass
     data["pin_required"] = bool(getattr(table, "pin", ""))
+    if guard is None and has_app_context():
+        guard = current_app.extensions.get("boardref.pin_guard")
+    if guard is not None:
+        data["pin_lock"] = guard.table_lock().to_json()
     return data
 
 
@@ -76,9 +86,11 @@ def palette_json() -> dict[str, Any]:
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object, or its form fields; 400 for anything else."""
+    """The request's JSON object, or its form fields; 400 naming the fault for anything else."""
     if request.is_json:
         body = request.get_json(silent=True)
+        if body is None and request.get_data(cache=True):
+            abort(400, description=f"the body is not usable JSON: {json_problem()}")
         if not isinstance(body, dict):
             abort(400, description="send a JSON object as the request body")
         return body
@@ -87,6 +99,40 @@ def json_body() -> dict[str, Any]:
     if request.get_data(cache=True):
         abort(400, description="send a JSON object (Content-Type: application/json) or a form")
     return {}
+
+
+class BoundedJSON(DefaultJSONProvider):
+    """Flask's JSON, refusing bodies nested deeper than MAX_JSON_DEPTH before parsing them
+    (1,000 "[" made json.loads raise RecursionError, a 500). A refusal is a ValueError, so
+    `get_json(silent=True)` answers None and `json_body` a 400 naming the fault."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        text = s.decode("utf-8", "replace") if isinstance(s, bytes | bytearray) else s
+        if json_depth(text) > MAX_JSON_DEPTH:
+            raise ValueError(f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
+        return super().loads(s, **kwargs)
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of [ and { in JSON text, strings skipped (a cheap scan)."""
+    depth = deepest = 0
+    for match in JSON_TOKENS.finditer(text):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def json_problem() -> str:
+    """Why the request body does not parse as JSON, in a few words (for a 400)."""
+    try:
+        current_app.json.loads(request.get_data(cache=True))
+    except ValueError as exc:
+        return str(exc)[:160]
+    return "unreadable"
 
 
 def space_arg(game: rules.Game, value: Any, name: str) -> str:
@@ -148,6 +194,8 @@ def board_json(game: rules.Game) -> dict:
         palette=palette_json(),
         board_id=board_id(game),
         token=game.token_name,
+        names=space_names(game.board, game.name).as_dict(),  # each space in players' words
+        dice=any(r.name.startswith("tray") for r in game.board.regions),  # a die to roll
     )
     return data
 
@@ -207,7 +255,7 @@ def int_arg(name: str) -> int | None:
     value = request.args.get(name)
     if value is None:
         return None
-    if not value.isdigit() or len(value) > 9:
+    if not WHOLE_NUMBER.fullmatch(value):
         abort(400, description=f"{name} must be a whole number of moves, not {value!r}")
     return int(value)
 
@@ -231,6 +279,8 @@ def status():
     snapshot = table.snapshot()
     data["mode"] = snapshot.get("mode", "camera")
     data["pin_required"] = bool(getattr(table, "pin", ""))
+    data["pin_lock"] = current_app.extensions["boardref.pin_guard"].table_lock().to_json()
+    data.setdefault("faults", [])  # what stops the table now, in words for the faults line
     data["live_clients"] = current_app.extensions.get("boardref.sse_clients", 0)
     data["can_save_profiles"] = callable(getattr(table, "save_profile", None))
     return jsonify(data)
@@ -493,7 +543,7 @@ def new_game():
     if not isinstance(name, str) or name not in rules.names():
         abort(400, description=f"unknown game {name!r}; known games: {', '.join(rules.names())}")
     players = body.get("players", rules.game_class(name).default_players)
-    if isinstance(players, str) and players.isdigit():
+    if isinstance(players, str) and WHOLE_NUMBER.fullmatch(players):
         players = int(players)
     if type(players) is not int:
         abort(400, description=f"players must be a whole number, not {players!r}")

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app
+from flask import Blueprint, Response, abort, current_app, request
 
 from .api import enrich, get_table
 
@@ -36,6 +36,35 @@ def sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+class Slot:
+    """One of the SSE_MAX_CLIENTS live-connection slots, given back exactly once: when the
+    stream ends, when the server closes the response (a stream never started), or when the
+    client is seen gone."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self._held = _count(app, +1) <= app.config["SSE_MAX_CLIENTS"]
+        if not self._held:
+            _count(app, -1)
+
+    @property
+    def held(self) -> bool:
+        return self._held
+
+    def release(self) -> None:
+        with _lock:
+            held, self._held = self._held, False
+        if held:
+            _count(self.app, -1)
+
+
+def client_gone() -> Callable[[], bool]:
+    """A check whether the client hung up. waitress (channel_request_lookahead > 0) tells
+    us at once; elsewhere (the test client) the next write tells."""
+    check = request.environ.get("waitress.client_disconnected")
+    return check if callable(check) else (lambda: False)
+
+
 def live_stream(
     hello: str,
     first: Callable[[], str],
@@ -46,13 +75,14 @@ def live_stream(
     `hello` goes out at once (so proxies open the pipe), then `first()`; every queued
     (kind, payload) goes through `on_event`, which returns the text to send (or None) and
     whether the stream is over. Keep-alive comments fill silences; the stream ends after
-    SSE_MAX_AGE (the browser reconnects), and no more than SSE_MAX_CLIENTS run at once.
+    SSE_MAX_AGE (the browser reconnects), and no more than SSE_MAX_CLIENTS run at once. A
+    client that hangs up frees its slot within SSE_POLL seconds, not at the next keep-alive.
     """
     table = get_table()
     app = current_app._get_current_object()
     config = app.config
-    if _count(app, +1) > config["SSE_MAX_CLIENTS"]:
-        _count(app, -1)
+    slot = Slot(app)
+    if not slot.held:
         response = Response(
             json.dumps({"error": "too many live connections; retrying shortly"}) + "\n",
             status=503,
@@ -63,31 +93,41 @@ def live_stream(
     try:
         q = table.subscribe()
     except Exception:
-        _count(app, -1)
+        slot.release()
         raise
     keepalive, max_age = config["SSE_KEEPALIVE"], config["SSE_MAX_AGE"]
+    poll = min(config.get("SSE_POLL", 1.0), keepalive)
+    gone = client_gone()
+
+    def release() -> None:
+        table.unsubscribe(q)
+        slot.release()
 
     def stream() -> Iterator[str]:
         try:
             yield hello
             yield first()
-            ends = time.monotonic() + max_age
-            while time.monotonic() < ends:
+            now = time.monotonic()
+            ends, quiet_since = now + max_age, now
+            while time.monotonic() < ends and not gone():
                 try:
-                    kind, payload = q.get(timeout=keepalive)
+                    kind, payload = q.get(timeout=poll)
                 except queue.Empty:
-                    yield ": keep-alive\n\n"
+                    if time.monotonic() - quiet_since >= keepalive:
+                        quiet_since = time.monotonic()
+                        yield ": keep-alive\n\n"
                     continue
                 text, over = on_event(kind, payload)
                 if text:
+                    quiet_since = time.monotonic()
                     yield text
                 if over:
                     return
         finally:
-            table.unsubscribe(q)
-            _count(app, -1)
+            release()
 
     response = Response(stream(), mimetype="text/event-stream")
+    response.call_on_close(release)  # also when the stream was never started
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
@@ -97,25 +137,40 @@ def live_stream(
 def events():
     """Server-sent events: "state" (a snapshot) and "ruling" (the latest ruling)."""
     table = get_table()
+    guard = current_app.extensions.get("boardref.pin_guard")
 
     def on_event(kind: str, payload: Any) -> tuple[str | None, bool]:
         if kind == "state":
-            return sse(kind, enrich(table, payload)), False
+            return sse(kind, enrich(table, payload, guard)), False
         if kind == "ruling":
             return sse(kind, payload), False
         return None, False
 
     return live_stream(
         ": boardref live table\nretry: 3000\n\n",
-        lambda: sse("state", enrich(table, table.snapshot())),
+        lambda: sse("state", enrich(table, table.snapshot(), guard)),
         on_event,
     )
 
 
+def camera_fault(table: Any) -> str | None:
+    """The camera's fault as the table says it ("camera gives no picture since ..."), if any."""
+    try:
+        camera = table.status().get("camera") or {}
+    except Exception:  # noqa: BLE001  (a fake or half-started table: no word on the camera)
+        return None
+    return camera.get("fault") or None
+
+
 @bp.get("/snapshot.jpg")
 def snapshot():
-    """One annotated camera frame (board outline, every space's reading, the dice boxes)."""
-    frame = get_table().frame_jpeg()
+    """One annotated camera frame (board outline, every space's reading, the dice boxes);
+    503 when the camera gives no picture (an old frame is never passed off as the board now)."""
+    table = get_table()
+    fault = camera_fault(table)
+    if fault:
+        abort(503, description=fault)
+    frame = table.frame_jpeg()
     if not frame:
         abort(503, description="no camera frame yet: the camera is off or starting")
     response = Response(frame, mimetype="image/jpeg")
@@ -127,21 +182,25 @@ def snapshot():
 def stream_mjpg():
     """The annotated camera view as an MJPEG stream (multipart/x-mixed-replace)."""
     table = get_table()
+    fault = camera_fault(table)
+    if fault:
+        abort(503, description=fault)
     first = table.frame_jpeg()
     if not first:
         abort(503, description="no camera frame yet: the camera is off or starting")
     app = current_app._get_current_object()
-    if _count(app, +1) > app.config["SSE_MAX_CLIENTS"]:
-        _count(app, -1)
+    slot = Slot(app)
+    if not slot.held:
         abort(503, description="too many live connections; try again shortly")
     interval, max_age = app.config["MJPEG_INTERVAL"], app.config["MJPEG_MAX_AGE"]
+    gone = client_gone()
 
     def frames() -> Iterator[bytes]:
         try:
             last = None
             frame = first
             ends = time.monotonic() + max_age
-            while time.monotonic() < ends:
+            while time.monotonic() < ends and not gone():
                 if frame and frame is not last:
                     last = frame
                     yield (
@@ -154,8 +213,9 @@ def stream_mjpg():
                 time.sleep(interval)
                 frame = table.frame_jpeg()
         finally:
-            _count(app, -1)
+            slot.release()
 
     response = Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
+    response.call_on_close(slot.release)
     response.headers["Cache-Control"] = "no-store"
     return response

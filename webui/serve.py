@@ -17,6 +17,7 @@ def serve(
     from waitress import serve as waitress_serve
 
     app.config["SSE_MAX_CLIENTS"] = min(app.config.get("SSE_MAX_CLIENTS", 24), max(threads - 4, 1))
+    kw.setdefault("channel_request_lookahead", 1)  # lets a stream see its client hang up
     waitress_serve(app, host=host, port=port, threads=threads, ident="boardref", **kw)
 
 
@@ -26,4 +27,11 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int
     from waitress.server import create_server
 
     app.config["SSE_MAX_CLIENTS"] = min(app.config.get("SSE_MAX_CLIENTS", 24), max(threads - 4, 1))
-    return create_server(app, host=host, port=port, threads=threads, ident="boardref")
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="boardref",
+        channel_request_lookahead=1,  # lets a stream see its client hang up (events.py)
+    )

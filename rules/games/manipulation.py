@@ -34,7 +34,7 @@ from ..clauses import Clause, Effect, Inference, Outcome, Verdict
 from ..errors import OptionError
 from ..game import Game, _changed, _moves_of
 from ..geometry import Board, Region, Space
-from ..moves import Move, Pass, Roll, Step
+from ..moves import Decline, Move, Pass, Roll, Step
 from ..options import Option
 from ..registry import register
 from ..rolloff import record_roll
@@ -99,10 +99,11 @@ CLAUSES = (
         "MANIP-2.2",
         "The six rule",
         "A 6 is used in full: a token moves six spaces, or one comes out (MANIP-3.1). When a "
-        "token did move six spaces, the same player rolls again (the rulebook's 'may roll "
-        "again' is read as this bonus roll, which the referee then expects).",
+        "token did move six spaces, the same player may roll again, or decline and pass the "
+        "turn on: the rulebook says 'may' (house rule: the extra roll is compulsory).",
         "To start the game",
         interpretation=True,
+        option="extra_roll",
     ),
     Clause(
         "MANIP-2.3",
@@ -340,6 +341,14 @@ OPTIONS = (
         "MANIP-1.4",
     ),
     Option(
+        "extra_roll",
+        "optional",
+        ("optional", "compulsory"),
+        "After moving six: the player may roll again or decline (optional, the rulebook's "
+        "'may'), or must roll again (compulsory).",
+        "MANIP-2.2",
+    ),
+    Option(
         "six_bring_out",
         False,
         (False, True),
@@ -474,7 +483,8 @@ class ManipulationState(NamedTuple):
     is the seat whose tokens move (the partner's, once a partner's tokens are all home).
     rolloff holds the opening roll-off: 0 still to roll, -1 out of it, else the value rolled.
     In the roll-off everyone throws at once: any seat still to roll may, and to_move is the
-    first of them (the seat the roll button throws for).
+    first of them (the seat the roll button throws for). bonus is 1 while to_move may roll
+    again after moving six (MANIP-2.2).
     """
 
     to_move: int
@@ -483,6 +493,7 @@ class ManipulationState(NamedTuple):
     pieces: tuple[tuple[int, ...], ...]
     actor: int
     rolloff: tuple[int, ...] = ()
+    bonus: int = 0
 
 
 # --- the game ------------------------------------------------------------------------------
@@ -598,6 +609,7 @@ class Manipulation(Game):
             [Roll(s, self.colours[s], v) for v in range(1, 7)] for s in range(self.players)
         ]
         self._passes = [Pass(s, self.colours[s]) for s in range(self.players)]
+        self._declines = [Decline(s, self.colours[s]) for s in range(self.players)]
         self._last: tuple[Any, list] = (None, [])
 
     def _diamond_walks(self) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
@@ -768,11 +780,20 @@ class Manipulation(Game):
         if phase == "move":
             options = self._options(state)
             return [o[0] for o in options] if options else [self._passes[state.to_move]]
+        if phase == "roll" and self._may_decline(state):
+            return [*self._rolls[state.to_move], self._declines[state.to_move]]
         if phase == "roll":
             return list(self._rolls[state.to_move])
         if phase == "opening":
             return [roll for seat in self.rolloff_seats(state) for roll in self._rolls[seat]]
         return []
+
+    def _may_decline(self, state: ManipulationState) -> bool:
+        """A roll again after moving six that the player may decline (MANIP-2.2)."""
+        return bool(state.bonus) and self._offers_decline()
+
+    def _offers_decline(self) -> bool:
+        return self.options["extra_roll"] == "optional"
 
     def rolloff_seats(self, state: ManipulationState) -> list[int]:
         """Seats that may throw now in the opening roll-off, in seat order (to_move first).
@@ -871,9 +892,9 @@ class Manipulation(Game):
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.player, move.value)
-            return state._replace(phase="move", dice=move.value)
+            return state._replace(phase="move", dice=move.value, bonus=0)
         self.check(state, move)  # raises for anything else that is not legal
-        return self._end_turn(state, state.pieces, extra=False, mover=-1)
+        return self._end_turn(state, state.pieces, extra=False, mover=-1)  # a Pass or Decline
 
     def _apply_option(self, state: ManipulationState, option: tuple) -> ManipulationState:
         step, c, frm, dest, victim, _setback = option
@@ -898,7 +919,8 @@ class Manipulation(Game):
         if mover >= 0 and all(self._all_home(c, pieces) for c in self.side[mover]):
             return ManipulationState(state.to_move, "over", state.dice, pieces, state.actor, ())
         nxt = state.to_move if extra else (state.to_move + 1) % self.players
-        return ManipulationState(nxt, "roll", 0, pieces, self._actor_for(nxt, pieces), ())
+        actor = self._actor_for(nxt, pieces)
+        return ManipulationState(nxt, "roll", 0, pieces, actor, (), 1 if extra else 0)
 
     def _may_roll(self, state: ManipulationState, seat: int) -> bool:
         if state.phase == "opening":
@@ -929,6 +951,8 @@ class Manipulation(Game):
             if state.phase in ("roll", "opening"):
                 return self._against("MANIP-2.1", f"{move} is not a roll of this die")
             return self._against("MANIP-2.1", f"{move.colour} cannot roll now")
+        if isinstance(move, Decline):
+            return self._decline_verdict(state, move, legal)
         if isinstance(move, Pass):
             if legal:
                 effects = (
@@ -947,6 +971,21 @@ class Manipulation(Game):
                 return self._against("MANIP-1.5", f"{move.colour} tokens do not move on this turn")
             return self.explain_attempt(state, move.frm, move.to)
         return self._against("MANIP-1.5", f"{move} is not a Manipulation move")
+
+    def _decline_verdict(self, state: ManipulationState, move: Decline, legal: bool) -> Verdict:
+        if not legal:
+            if state.bonus and move.player == state.to_move:
+                return self._against("MANIP-2.2", "with this house rule the extra roll is taken")
+            return self._against("MANIP-2.2", "only a player who moved six may decline a roll")
+        nxt = self.colours[(state.to_move + 1) % self.players]
+        text = f"{self.player_name(move.player)} does not roll again; {nxt} plays next"
+        effect = Effect("pass", "MANIP-2.2", text, None, move.player)
+        return Verdict(True, (self.clause("MANIP-2.2"),), (effect,), text)
+
+    def player_name(self, seat: int) -> str:
+        """How the table calls a seat: its colour, or both colours in tournament mode."""
+        colours = [COLOURS[c] for c in self.colours_of[seat]]
+        return colours[0] if len(colours) == 1 else f"the {'-and-'.join(colours)} player"
 
     def _not_in_rolloff(self, state: ManipulationState, seat: int) -> str:
         if not 0 <= seat < self.players:
@@ -1047,15 +1086,12 @@ class Manipulation(Game):
             effects.append(Effect("win", key, self._win_text(c), None, move.player))
         elif self._rolls_again(state, move):
             clauses.append("MANIP-2.2")
-            effects.append(
-                Effect(
-                    "extra_turn",
-                    "MANIP-2.2",
-                    f"{self.colours[state.to_move]} moved six and rolls again",
-                    None,
-                    state.to_move,
-                )
-            )
+            roller = self.player_name(state.to_move)
+            again = "may roll again" if self._offers_decline() else "rolls again"
+            text = f"{colour} moved six and {again}"
+            if roller != colour:
+                text = f"{colour} moved six: {roller} {again}"
+            effects.append(Effect("extra_turn", "MANIP-2.2", text, None, state.to_move))
         elif state.dice == 6 and route in ("bring", "attack-back"):
             clauses.append("MANIP-2.3")
         reason = f"{colour} moves {move.frm} to {move.to}"

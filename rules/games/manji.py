@@ -46,7 +46,7 @@ from typing import NamedTuple
 from ..clauses import Clause, Effect, Outcome, Verdict
 from ..game import Game
 from ..geometry import Board, Region, Space
-from ..moves import Move, Pass, Roll, Step
+from ..moves import Decline, Move, Pass, Roll, Step
 from ..options import Option
 from ..registry import register
 from ..rolloff import record_roll
@@ -147,7 +147,7 @@ CLAUSES = (
     Clause(
         "MANJI-4.1",
         "A 6 rolls again",
-        "After a roll of 6 and its move, the same player rolls again.",
+        "After a roll of 6 and its move, the same player may roll again.",
         "To play",
     ),
     Clause(
@@ -180,6 +180,16 @@ CLAUSES = (
         "To play",
         interpretation=True,
         option="extra_roll_after_pass",
+    ),
+    Clause(
+        "MANJI-4.6",
+        "The extra roll may be declined",
+        "The rulebook says a player who rolls a 6 'can' play again, so the extra roll is "
+        "offered, not forced: declining it ends the turn. A player with two 6s in a row may "
+        "stop there rather than risk a third (house rule: the extra roll is compulsory).",
+        "To play",
+        interpretation=True,
+        option="extra_roll",
     ),
     Clause(
         "MANJI-5.1",
@@ -286,9 +296,10 @@ CLAUSES = (
     ),
     Clause(
         "MANJI-8.5",
-        "Stopping short is a move",
-        "A pawn stopped short in the small circle counts as a legal move, and may be chosen "
-        "even when another pawn could use the full count.",
+        "Stopping short only as a last resort",
+        "The full count is mandatory when possible, so a pawn may stop short in the small "
+        "circle only when no pawn can move the full count (house rule: stopping short is "
+        "always a legal choice).",
         "The small inner circle",
         interpretation=True,
         option="short_ring_moves",
@@ -336,11 +347,20 @@ OPTIONS = (
     ),
     Option(
         "short_ring_moves",
-        "always",
-        ("always", "last-resort"),
-        "A pawn stopped short in the small circle: always a legal choice, or only when no pawn "
-        "can use the full count.",
+        "last-resort",
+        ("last-resort", "always"),
+        "A pawn stopped short in the small circle: a legal move only when no pawn can use the "
+        "full count (last-resort, the rulebook's 'exact number if possible'), or always a legal "
+        "choice (always).",
         "MANJI-8.5",
+    ),
+    Option(
+        "extra_roll",
+        "optional",
+        ("optional", "compulsory"),
+        "After a 6: the player may roll again or decline (optional, the rulebook's 'can'), or "
+        "must roll again (compulsory).",
+        "MANJI-4.6",
     ),
     Option(
         "arrival_slide",
@@ -565,6 +585,7 @@ class Manji(Game):
             [Roll(p, self.colours[p], v) for v in range(1, 7)] for p in range(self.players)
         ]
         self._passes = [Pass(p, self.colours[p]) for p in range(self.players)]
+        self._declines = [Decline(p, self.colours[p]) for p in range(self.players)]
         self._steps: dict[tuple, Step] = {}
 
     def _step(self, p: int, frm: str, to: str, route: str = "") -> Step:
@@ -603,6 +624,8 @@ class Manji(Game):
         phase = state.phase
         if phase == "move":
             return [option[0] for option in self._options(state)] or [self._passes[state.actor]]
+        if phase == "roll" and self._may_decline(state):
+            return [*self._rolls[state.to_move], self._declines[state.to_move]]
         if phase == "roll" or phase == "opening":
             return list(self._rolls[state.to_move])
         if phase == "penalty":
@@ -612,6 +635,10 @@ class Manji(Game):
             p = state.actor
             return [self._step(p, self._node_id(p, target), self._house_ids[p][0], "home")]
         return []
+
+    def _may_decline(self, state: ManjiState) -> bool:
+        """An extra roll after a 6 (MANJI-4.1) that the player may decline (MANJI-4.6)."""
+        return state.sixes > 0 and self.options["extra_roll"] == "optional"
 
     def _penalty_target(self, state: ManjiState) -> int | None:
         """The node of the pawn a third 6 sends home, or None (MANJI-4.4)."""
@@ -802,6 +829,8 @@ class Manji(Game):
             sixes = state.sixes + 1
             return state._replace(phase="penalty" if sixes == 3 else "move", dice=6, sixes=sixes)
         self.check(state, move)  # raises for anything else that is not legal
+        if kind is Decline:
+            return self._next_player(state, state.pieces)
         if phase == "penalty":
             pieces = state.pieces
             if kind is Step:
@@ -848,7 +877,11 @@ class Manji(Game):
         legal = move in self.legal_moves(state)
         if isinstance(move, Roll):
             return self._roll_verdict(state, move, legal)
+        if isinstance(move, Decline):
+            return self._decline_verdict(state, move, legal)
         if isinstance(move, Pass):
+            if not legal and state.phase in ("roll", "opening"):
+                return self._against("MANJI-2.1", "roll the die first")
             if not legal:
                 return self._against("MANJI-2.2", "a legal move exists, so passing is not allowed")
             if state.phase == "penalty":
@@ -872,6 +905,18 @@ class Manji(Game):
 
     def _against(self, clause_id: str, reason: str) -> Verdict:
         return Verdict(False, (self.clause(clause_id),), reason=reason)
+
+    def _decline_verdict(self, state: ManjiState, move: Decline, legal: bool) -> Verdict:
+        if not legal:
+            if state.phase == "roll" and state.sixes and move.player == state.to_move:
+                return self._against("MANJI-4.6", "with this house rule the extra roll is taken")
+            return self._against("MANJI-4.6", "only a player who may roll again after a 6 declines")
+        nxt = self.colours[(state.to_move + 1) % self.players]
+        text = f"{move.colour} does not roll again; {nxt} plays next"
+        if state.sixes == 2:
+            text += " (no third 6 to risk)"
+        effect = Effect("pass", "MANJI-4.6", text, None, move.player)
+        return Verdict(True, (self.clause("MANJI-4.6"),), (effect,), text)
 
     def _roll_verdict(self, state: ManjiState, move: Roll, legal: bool) -> Verdict:
         if not legal:
@@ -908,7 +953,8 @@ class Manji(Game):
         else:
             if state.dice == 5 and HOME in state.pieces[p]:
                 clauses.append("MANJI-3.3")  # a 5 with a pawn at home: the exit was blocked
-            clauses.append("MANJI-2.4")
+            if tag not in ("short", "arrival"):  # those cite their own rules (8.4-8.5, 6.2-6.3)
+                clauses.append("MANJI-2.4")
             if self.steps(state) == 7:
                 clauses.append("MANJI-4.2")
             origin = old % self._n if old >= 0 else -1
@@ -985,7 +1031,7 @@ class Manji(Game):
         if state.dice == 6 and (moved or self.options["extra_roll_after_pass"]):
             colour = self.colours[state.to_move]
             key = "MANJI-4.1" if moved else "MANJI-4.5"
-            text = f"{colour} rolled a 6 and rolls again"
+            text = f"{colour} rolled a 6 and may roll again"
             return [Effect("extra_turn", key, text, None, state.to_move)]
         return []
 

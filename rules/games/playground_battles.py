@@ -177,7 +177,9 @@ CLAUSES = (
         "PB-5.1",
         "Stalemate",
         "Two pieces of the same kind stalemate: both stay in the square, facing each other, "
-        "and the referee announces only that it is a stalemate, never the kind.",
+        "and the referee announces only that it is a stalemate, never the kind. Only equal "
+        "kinds stalemate, so if one of the two was revealed earlier, the stalemate tells the "
+        "table the other's kind too.",
         "Game Play 9",
     ),
     Clause(
@@ -260,8 +262,10 @@ CLAUSES = (
     Clause(
         "PB-I.1",
         "Two stands in one square",
-        "While a battle waits for the referee, the attacker stands in the defender's square; "
-        "the referee then says which stand to take off, and waits until the board shows it.",
+        "The camera takes an attack only from the attacker standing in the defender's square "
+        "beside it; the referee then announces the result, says which stand to take off, and "
+        "waits until the board shows it. Any other picture is answered the same whatever the "
+        "secret kinds, so no stand can be lifted to probe a battle.",
         "Game Play 6-7",
         interpretation=True,
     ),
@@ -849,6 +853,8 @@ class PlaygroundBattles(Game):
                 mine.append((t, a, 1))
                 pieces = _pack(p, mine, theirs)
                 last = (t, p, RESCUED, a, e)
+                if not theirs:  # the opponent's last piece: won at once (PB-7.2)
+                    return PlaygroundState(p, "over", state.dice, p, pieces, (), last, (p, 1))
                 return PlaygroundState(p, "keep", state.dice, p, pieces, (t, a), last)
             return self._end_turn(state, _pack(p, mine, theirs), (t, p, FAILED, UNSET, UNSET))
         if beats(a, e):
@@ -1108,9 +1114,12 @@ class PlaygroundBattles(Game):
             effects = [
                 Effect("capture", "PB-5.3", text, sq, q),
                 Effect("reveal", "PB-5.5", f"{mover}'s pieces on {sq} are now known", sq, p),
-                Effect("choose", "PB-6.1", f"{mover} chooses which piece stays on {sq}", sq, p),
             ]
-            clauses = ["PB-5.3", "PB-5.5", "PB-6.1"]
+            clauses = ["PB-5.3", "PB-5.5"]
+            if after.phase == "keep":
+                choose = f"{mover} chooses which piece stays on {sq}"
+                effects.append(Effect("choose", "PB-6.1", choose, sq, p))
+                clauses.append("PB-6.1")
         else:
             text = f"{mover}'s piece was not the winning piece: take it off {sq}"
             effects = [Effect("capture", "PB-5.4", text, sq, p)]
@@ -1326,32 +1335,48 @@ class PlaygroundBattles(Game):
         if phase == "roll":
             verdict = self._against("PB-2.2", "pieces moved before the roll")
             return Inference("illegal", None, verdict, reason=verdict.reason, spaces=changed)
-        mover = COLOURS[state.actor]
-        matches = []
-        for move in self.legal_moves(state):
-            if not isinstance(move, Step) or (phase == "move" and move.frm not in changed):
-                continue  # (in phase place the square left keeps its colour: one stays)
-            after = self.apply(state, move)
-            looks = [self.placement(after)]
-            if expected.get(move.to) not in (None, mover):
-                contest = dict(expected)
-                del contest[move.frm]
-                contest[move.to] = mark
-                looks.append(contest)
-            if any(seen == look for look in looks):
-                matches.append((move, after))
-        if matches:
-            states = {after for _m, after in matches}
+        matches = [m for m in self._camera_moves(state, expected, changed) if seen == m[1]]
+        if len(matches) == 1:
             move = matches[0][0]
-            if len(states) == 1:
-                return Inference("legal", move, self.explain(state, move), reason=str(move))
-            options = ", ".join(f"{m.frm}->{m.to}" for m, _a in matches)
+            return Inference("legal", move, self.explain(state, move), reason=str(move))
+        if matches:
+            options = ", ".join(f"{m.frm}->{m.to}" for m, _look in matches)
             return Inference(
                 "unclear",
                 reason=f"several moves look the same to the camera ({options}); enter the move",
                 spaces=changed,
             )
         return self._attempt(state, expected, seen, changed)
+
+    def _camera_moves(
+        self, state: PlaygroundState, expected: dict, changed: tuple
+    ) -> list[tuple[Step, dict]]:
+        """Each step the camera could accept now, with the one picture that shows it.
+
+        The picture never depends on a hidden kind (PB-I.1): a quiet move shows the board
+        after it; an attack or a rescue shows the contest picture, the attacker standing on
+        the defender's square (read as the contest mark), whatever the battle's result.
+        """
+        return [
+            (move, self.camera_picture(state, move, expected))
+            for move in self.legal_moves(state)
+            if isinstance(move, Step) and (state.phase != "move" or move.frm in changed)
+        ]  # (in phase place the square left keeps its colour: one of two stands stays)
+
+    def camera_picture(
+        self, state: PlaygroundState, move: Move, before: dict | None = None
+    ) -> dict[str, str]:
+        """The picture that shows `move`: for an attack or a rescue the attacker standing on
+        the defender's square (the contest mark, PB-I.1), never the battle's result; for any
+        other move the board after it."""
+        before = self.placement(state) if before is None else before
+        if state.phase != "move" or not isinstance(move, Step):
+            return self.placement(self.apply(state, move))
+        if before.get(move.to) in (None, COLOURS[state.actor]):
+            return self.placement(self.apply(state, move))
+        look = {s: c for s, c in before.items() if s != move.frm}
+        look[move.to] = self.contest_mark
+        return look
 
     def _attempt(
         self, state: PlaygroundState, expected: dict, seen: dict, changed: tuple
@@ -1374,6 +1399,14 @@ class PlaygroundBattles(Game):
             if not verdict.legal:
                 return Inference(
                     "illegal", None, verdict, reason=verdict.reason, spaces=(lost[0], gained[0])
+                )
+            if has(expected, gained[0], COLOURS[1 - p]):  # an attack shown already settled
+                return Inference(
+                    "unclear",
+                    reason=f"{COLOURS[p]} {lost[0]}->{gained[0]} is an attack: stand the "
+                    f"{COLOURS[p]} piece on {gained[0]} beside the {COLOURS[1 - p]} one and "
+                    "wait for the referee to announce the battle (PB-I.1)",
+                    spaces=(lost[0], gained[0]),
                 )
         if not lost and not gained:
             o_lost, o_gained = diff(COLOURS[1 - p])

@@ -109,6 +109,14 @@ function drawDie(container, value) {
   container.dataset.value = value || 0;
 }
 
+// The value to show in the die box: the die of the turn, or during a roll-off (where the
+// state keeps no die between rolls) the roll the banner announces.
+function dieValue(state) {
+  if (state.dice) return state.dice;
+  const r = state.ruling;
+  return r && r.kind === "roll" && r.move && r.move.value ? r.move.value : 0;
+}
+
 // --- the board diagram, drawn only from geometry -----------------------------------------------
 
 function rgbOf(palette, colour) { return (palette[colour] || {}).rgb || "#999999"; }
@@ -133,6 +141,7 @@ class BoardView {
 
   setBoard(board) {
     this.board = board;
+    this.names = board.names || {};
     this.byId = Object.fromEntries(board.spaces.map((s) => [s.id, s]));
     this.groupOf = {};
     for (const g of board.groups || []) for (const id of g) this.groupOf[id] = g;
@@ -150,6 +159,7 @@ class BoardView {
     this.gMarks = svg("g", {}, this.svg);
     this.gTokens = svg("g", {}, this.svg);
     this.gTop = svg("g", {}, this.svg);
+    this.gLabels = svg("g", { class: "id-labels" }, this.svg);
     this.gHits = svg("g", {}, this.svg);
     const hr = board.hole_radius;
     for (const [a, b] of board.links) {
@@ -178,9 +188,58 @@ class BoardView {
       }
       const hit = svg("circle", { class: "hit", cx: s.x, cy: s.y, r: Math.max(r * 1.15, hr * 1.3) }, this.gHits);
       hit.dataset.space = s.id;
+      svg("title", {}, hit).textContent = this.names[s.id] ? `${this.names[s.id]} (${s.id})` : s.id;
       hit.addEventListener("click", () => this.onTap && this.onTap(s.id));
     }
     this.placement = {};
+    this.showIds(this.idsShown || false);
+  }
+
+  // Small labels with each space's id, for finding a space the referee names (optional).
+  showIds(on) {
+    this.idsShown = on;
+    this.gLabels.textContent = "";
+    if (!on) return;
+    const { token_radius: r } = this.board;
+    for (const s of this.board.spaces) {
+      const t = svg("text", { class: "id-label", x: s.x + r * 0.75, y: s.y - r * 0.75, "font-size": r * 0.62, "stroke-width": r * 0.18 }, this.gLabels);
+      t.textContent = s.id;
+    }
+  }
+
+  // A move drawn as an arrow from one space to another (red and dashed for an illegal one).
+  arrow(frm, to, kind) {
+    const p = this.byId[frm], q = this.byId[to];
+    if (!p || !q || frm === to) return;
+    const { token_radius: r, hole_radius: hr } = this.board;
+    const dx = q.x - p.x, dy = q.y - p.y, len = Math.hypot(dx, dy);
+    if (len < r * 2) return;
+    const ux = dx / len, uy = dy / len;
+    const x1 = p.x + ux * r * 1.1, y1 = p.y + uy * r * 1.1;
+    const x2 = q.x - ux * r * 1.6, y2 = q.y - uy * r * 1.6;
+    const g = svg("g", { class: `ruling-arrow ${kind}`, "data-from": frm, "data-to": to }, this.gTop);
+    svg("line", { class: `move-arrow ${kind}`, x1, y1, x2, y2, "stroke-width": hr * 0.45 }, g);
+    const h = r * 0.9, w = r * 0.6;
+    const tip = [q.x - ux * r * 1.05, q.y - uy * r * 1.05];
+    const base = [tip[0] - ux * h, tip[1] - uy * h];
+    const pts = [tip, [base[0] - uy * w, base[1] + ux * w], [base[0] + uy * w, base[1] - ux * w]];
+    svg("polygon", { class: `arrow-head ${kind}`, points: pts.map((pt) => pt.map((v) => v.toFixed(2)).join(",")).join(" ") }, g);
+  }
+
+  // "Take off here" / "put back here": what to do to put the board right.
+  fixMark(step) {
+    const s = this.byId[step.space];
+    if (!s) return;
+    const { token_radius: r, hole_radius: hr } = this.board;
+    const off = step.action === "off";
+    const g = svg("g", { class: `fix-mark ${off ? "off" : "back"}`, "data-space": step.space, "data-action": step.action }, this.gTop);
+    svg("circle", { class: off ? "fix-off" : "fix-back", cx: s.x, cy: s.y, r: r * 1.5, "stroke-width": hr * (off ? 0.42 : 0.36) }, g);
+    if (off) {
+      const d = r * 0.95;
+      svg("path", { d: `M${s.x - d},${s.y - d} L${s.x + d},${s.y + d} M${s.x + d},${s.y - d} L${s.x - d},${s.y + d}`, stroke: "#b00020", "stroke-width": hr * 0.3, "stroke-linecap": "round", "pointer-events": "none" }, g);
+    }
+    const t = svg("text", { class: `fix-caption ${off ? "off" : "back"}`, x: s.x, y: s.y - r * 1.85, "text-anchor": "middle", "font-size": r * 0.95, "stroke-width": r * 0.32 }, g);
+    t.textContent = off ? "take off" : "put back";
   }
 
   draw(placement, marks = {}, labels = {}) {
@@ -225,6 +284,8 @@ class BoardView {
     }
     for (const id of marks.from || []) ring(id, "from-mark", 1.45, hr * 0.35);
     for (const id of marks.moved || []) ring(id, "moved-mark", 1.4, hr * 0.28);
+    if (marks.arrow) this.arrow(marks.arrow.from, marks.arrow.to, marks.arrow.kind);
+    for (const step of marks.fix || []) this.fixMark(step);
     if (marks.selected) ring(marks.selected, "selected", 1.35, hr * 0.42);
     for (const id of marks.targets || []) {
       ring(id, "target", 1.3, hr * 0.45);
@@ -384,11 +445,20 @@ const VERDICT = {
   ignored: ["–", "Not counted"],
 };
 
-function drawBanner(container, ruling, { fresh = false } = {}) {
+// A rule clause, folded: its id and title show, one tap opens the text.
+function clauseFold(c, open = false) {
+  const d = el("details", { class: "rule" });
+  if (open) d.open = true;
+  d.append(el("summary", {}, el("span", { class: "cid", text: c.id }), c.title, el("span", { class: "more", text: "why?" })));
+  d.append(el("p", { text: c.text }));
+  return d;
+}
+
+function drawBanner(container, ruling, { fresh = false, names = {} } = {}) {
   container.textContent = "";
   container.className = "banner";
   if (!ruling) {
-    container.append(el("span", { class: "icon", text: "●" }), el("div", { class: "verdict", text: "Waiting for the first move" }));
+    container.append(el("span", { class: "icon", text: "●" }), el("div", { class: "headline" }, el("span", { class: "verdict", text: "Waiting for the first move" })));
     return;
   }
   const kind = ruling.kind || "legal";
@@ -398,26 +468,32 @@ function drawBanner(container, ruling, { fresh = false } = {}) {
   container.classList.add(cssKind);
   container.dataset.kind = kind;
   container.append(el("span", { class: "icon", "aria-hidden": "true", text: icon }));
-  container.append(el("div", { class: "verdict", text: word }));
+  const headline = el("div", { class: "headline" }, el("span", { class: "verdict", text: word }));
+  if (!ruling.battle && ruling.text) headline.append(el("span", { class: "what", text: cap(ruling.text) }));
+  container.append(headline);
   if (ruling.battle) container.append(battleReveal(ruling.battle, ruling));
-  else if (ruling.text) container.append(el("div", { class: "what", text: cap(ruling.text) }));
+  const where = ruling.battle ? "" : whereWords(ruling, names);
+  if (where) container.append(el("div", { class: "where", text: cap(where) }));
   if (kind === "unclear" && (ruling.spaces || []).length) {
-    container.append(el("div", { class: "clause", text: `Cannot read: ${ruling.spaces.join(", ")}. Move your hand away and check those spaces.` }));
+    const spaces = ruling.spaces.map((id) => (names[id] ? `${names[id]} (${id})` : id)).join(", ");
+    container.append(el("div", { class: "clause", text: `Cannot read: ${spaces}. Move your hand away and check the circled spaces.` }));
   }
   if (kind === "illegal") {
-    for (const c of ruling.clauses || []) {
-      const line = el("div", { class: "clause" });
-      line.append(el("b", { text: `${c.id} ${c.title}. ` }), c.text);
-      container.append(line);
-    }
     if (ruling.fix) container.append(el("div", { class: "fix", text: `➜ ${cap(ruling.fix)}` }));
+    for (const c of ruling.clauses || []) container.append(clauseFold(c));
   } else if ((ruling.effects || []).filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind)).length) {
     const ul = el("ul");
-    for (const e of ruling.effects.filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind))) ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
-    container.append(ul);
+    const seen = new Set([ruling.text]);
+    for (const e of ruling.effects.filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind))) {
+      if (seen.has(e.text)) continue;
+      seen.add(e.text);
+      ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
+    }
+    if (ul.childNodes.length) container.append(ul);
+    if (ruling.fix) container.append(el("div", { class: "fix", text: `➜ ${cap(ruling.fix)}` }));
   } else if ((ruling.clauses || []).length && kind === "legal" && !ruling.battle) {
-    const c = ruling.clauses[0];
-    container.append(el("div", { class: "clause" }, el("span", { class: "cid", text: c.id }), ` ${c.title}`));
+    const c = ruling.clauses[0];  // the rule that allows it: one line, its text on the rules page
+    container.append(el("div", { class: "clause" }, el("a", { class: "cid", href: `/teach#${encodeURIComponent(c.id)}`, text: c.id }), ` ${c.title}`));
   }
   if (fresh) { container.classList.remove("fresh"); void container.offsetWidth; container.classList.add("fresh"); }
 }
@@ -432,15 +508,59 @@ function publicLabels(state) {
   return labels;
 }
 
+// What a ruling shows on the board: the move as an arrow, the fix as "take off here / put
+// back here" marks, the spaces the camera cannot read.
+function fixSteps(ruling) {
+  if (Array.isArray(ruling.fix_steps)) return ruling.fix_steps;
+  const sp = ruling.spaces || [];
+  // An illegal attempt names the two spaces of the move tried: back from where it went.
+  if (ruling.kind === "illegal" && sp.length === 2 && ruling.fix && !/^nothing was changed/.test(ruling.fix)) {
+    return [{ action: "off", space: sp[1] }, { action: "back", space: sp[0] }];
+  }
+  return [];
+}
+
 function rulingMarks(ruling) {
   if (!ruling) return {};
   if (ruling.kind === "unclear") return { unclear: ruling.spaces || [] };
+  const m = ruling.move || {};
+  const sp = ruling.spaces || [];
   if (ruling.kind === "illegal") {
-    const m = ruling.move || {};
-    return { from: m.frm ? [m.frm] : (ruling.spaces || []).slice(0, 1) };
+    const frm = m.frm || sp[0], to = m.to || (sp.length > 1 ? sp[sp.length - 1] : null);
+    return { arrow: frm && to ? { from: frm, to, kind: "illegal" } : null, fix: fixSteps(ruling), from: frm && !to ? [frm] : [] };
   }
-  if (ruling.kind === "legal" && ruling.move && ruling.move.to) return { moved: [ruling.move.to] };
-  return {};
+  if ((ruling.kind === "legal" || ruling.kind === "win") && m.to) {
+    return { moved: [m.to], arrow: m.frm ? { from: m.frm, to: m.to, kind: "legal" } : null, fix: fixSteps(ruling) };
+  }
+  return { fix: fixSteps(ruling) };
+}
+
+// While an illegal move waits to be put right, the board shows the table as the camera sees
+// it (the marble where it went), with the marks saying how to put it back.
+function asOnTheTable(state) {
+  const ruling = state.ruling;
+  if (!ruling || ruling.kind !== "illegal") return state.placement;
+  const steps = fixSteps(ruling);
+  if (!steps.length) return state.placement;
+  const seen = { ...state.placement };
+  let moved = null;
+  for (const st of steps.filter((x) => x.action === "back")) {
+    moved = moved || st.colour || seen[st.space];
+    delete seen[st.space];
+  }
+  for (const st of steps.filter((x) => x.action === "off")) {
+    const colour = st.colour || moved;
+    if (colour) seen[st.space] = colour;
+  }
+  return seen;
+}
+
+// "from the 3rd hole after red's START to red's HOME": a move in the words players use.
+function whereWords(ruling, names) {
+  const marks = rulingMarks(ruling);
+  const a = marks.arrow;
+  if (!a || !names[a.from] || !names[a.to]) return "";
+  return `from ${names[a.from]} to ${names[a.to]}`;
 }
 
 // --- sound: Web Audio tones, muted until a tap ----------------------------------------------------
@@ -519,27 +639,108 @@ function tablePage() {
   const view = new BoardView(document.getElementById("board"), board, onTap);
   const teach = document.getElementById("teach");
   const rollBtn = document.getElementById("roll");
-  const rollTop = document.getElementById("roll-top");
+  const dieBox = document.getElementById("die");
+  const boardWrap = document.getElementById("board-wrap");
+  const boardSvg = document.getElementById("board");
+  const declineBtn = document.getElementById("decline");
 
   function render({ fresh = false } = {}) {
     drawTurn(document.getElementById("turn"), state, board.palette);
-    drawDie(document.getElementById("die"), state.dice);
-    drawBanner(document.getElementById("banner"), state.ruling, { fresh });
+    dieBox.hidden = board.dice === false;  // The Right Moves has no die: no die box
+    drawDie(dieBox, dieValue(state));
+    drawBanner(document.getElementById("banner"), state.ruling, { fresh, names: board.names || {} });
     const marks = selected ? { selected, targets } : rulingMarks(state.ruling);
-    view.draw(state.placement, marks, publicLabels(state));
+    view.draw(selected ? state.placement : asOnTheTable(state), marks, publicLabels(state));
     const canRoll = (state.legal || []).some((m) => m.kind === "roll");
     renderSeats();
+    const roller = state.colours[state.actor ?? state.to_move];
+    rollBtn.hidden = !canRoll;
     rollBtn.disabled = !canRoll;
-    rollBtn.textContent = canRoll ? "Roll the die" : state.phase === "move" ? (state.dice ? `Rolled: move a ${TOKEN}` : `Move a ${TOKEN}`)
-      : state.outcome ? "Game over" : "No roll now";
-    rollTop.hidden = !canRoll;
-    rollTop.disabled = !canRoll;
+    rollBtn.textContent = "Roll";
+    rollBtn.setAttribute("aria-label", canRoll ? `Roll the die for ${roller}` : "Roll the die");
+    const decline = (state.legal || []).find((m) => m.kind === "decline");
+    declineBtn.hidden = !decline;
+    declineBtn.textContent = decline ? "Don't roll again" : "";
+    declineBtn.title = decline ? `${cap(decline.colour)} passes the turn instead of rolling again` : "";
     document.getElementById("roll-hint").textContent = canRoll
-      ? `${cap(state.colours[state.to_move])} rolls. The button does exactly what the table's button does.`
+      ? `${cap(roller)} rolls: throw the die into the tray, press the table's button, or tap Roll.`
       : state.phase !== "move" ? ""
       : state.mode === "manual" ? `Camera off: choose Move by hand, tap the ${TOKEN}, then where it goes.`
       : `Move a ${TOKEN} on the board; the camera watches.`;
+    updateInset();
+    fitBoard();
   }
+
+  // The ruling and the whole board fit on one screen: the board gets the height left below
+  // the banner (and, side by side on a wide screen, above the mode buttons).
+  function fitBoard() {
+    const top = boardWrap.getBoundingClientRect().top + window.scrollY;
+    const wide = window.matchMedia("(min-width: 900px)").matches;
+    const below = wide ? document.querySelector(".board-tools").offsetHeight + 24 : 14;
+    const room = Math.max(window.innerHeight - top - below, 220);
+    boardSvg.style.maxHeight = `${Math.floor(room)}px`;
+  }
+  window.addEventListener("resize", fitBoard);
+
+  // The live camera inset: a fresh annotated snapshot every two seconds while the page is
+  // shown; tap for the live stream, large. The referee's doubtful spaces are circled in it.
+  const insetImg = document.getElementById("inset-img");
+  const insetOff = document.getElementById("inset-off");
+  const insetBox = document.getElementById("camera-inset");
+  const insetCaption = document.getElementById("inset-caption");
+  const big = document.getElementById("camera-big");
+  const bigImg = document.getElementById("camera-big-img");
+  let insetTimer = null, insetFailures = 0;
+  function loadInset() {
+    if (document.hidden) return;
+    const next = new Image();
+    next.onload = () => { insetFailures = 0; insetImg.src = next.src; insetImg.hidden = false; insetOff.hidden = true; };
+    next.onerror = () => {
+      insetFailures += 1;
+      insetImg.hidden = true; insetOff.hidden = false;
+      insetOff.textContent = "No camera image" + (state.mode === "manual" ? " (camera off)" : "");
+    };
+    next.src = `/snapshot.jpg?t=${Date.now()}`;
+  }
+  function scheduleInset() {
+    clearTimeout(insetTimer);
+    insetTimer = setTimeout(() => { loadInset(); scheduleInset(); }, insetFailures > 2 ? 10000 : 2000);
+  }
+  function updateInset() {
+    const unsure = state.ruling && state.ruling.kind === "unclear" && (state.ruling.spaces || []).length;
+    insetBox.classList.toggle("unsure", Boolean(unsure));
+    insetCaption.textContent = unsure
+      ? `Camera · circled: ${state.ruling.spaces.length === 1 ? "the space" : "the spaces"} it cannot read · tap to enlarge`
+      : "Camera · tap to enlarge";
+  }
+  // Enlarged: a fresh still every second, each loaded before it replaces the last (no
+  // blank picture between frames, no stream holding one of the server's threads).
+  let bigTimer = null;
+  function loadBig() {
+    const next = new Image();
+    next.onload = () => { if (big.open) bigImg.src = next.src; };
+    next.src = `/snapshot.jpg?t=${Date.now()}`;
+  }
+  document.getElementById("inset-open").addEventListener("click", () => {
+    if (!insetImg.hidden) bigImg.src = insetImg.src;
+    big.showModal();
+    loadBig();
+    clearInterval(bigTimer);
+    bigTimer = setInterval(loadBig, 1000);
+  });
+  const closeBig = () => { if (big.open) big.close(); };
+  document.getElementById("camera-close").addEventListener("click", closeBig);
+  big.addEventListener("close", () => { clearInterval(bigTimer); bigImg.removeAttribute("src"); });
+  big.addEventListener("click", (ev) => { if (ev.target === big) closeBig(); });
+  loadInset();
+  scheduleInset();
+
+  const labelsBtn = document.getElementById("labels");
+  labelsBtn.addEventListener("click", () => {
+    const on = labelsBtn.getAttribute("aria-pressed") !== "true";
+    labelsBtn.setAttribute("aria-pressed", String(on));
+    view.showIds(on);
+  });
 
   // Players' phones (games with hidden identities): QR codes, fallback entry, opening, keep.
   const seatsCard = document.getElementById("seats");
@@ -760,7 +961,6 @@ function tablePage() {
 
   const doRoll = async () => {
     rollBtn.disabled = true;
-    rollTop.disabled = true;
     try { state = await api("POST", "/api/roll"); clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); render(); }
   };
@@ -770,14 +970,21 @@ function tablePage() {
     try { state = await api("POST", "/api/undo", undefined, { pin: true }); clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); }
   });
-  rollTop.addEventListener("click", doRoll);
+  // After a 6 a player may roll again or not (MANJI-4.6, MANIP-2.2): declining is a move.
+  declineBtn.addEventListener("click", async () => {
+    const m = (state.legal || []).find((x) => x.kind === "decline");
+    if (!m) return;
+    try {
+      await api("POST", "/api/move", { move: { kind: m.kind, player: m.player, colour: m.colour } }, { pin: true });
+    } catch (e) { toast(e.message); }
+  });
 
   const soundBtn = document.getElementById("sound");
   soundBtn.addEventListener("click", () => {
     if (sound.ctx && sound.ctx.state === "running") {
       sound.ctx.suspend();
       soundBtn.setAttribute("aria-pressed", "false");
-      soundBtn.textContent = "♪ Sound off · tap to hear the buzzer";
+      soundBtn.textContent = "♪ Sound off · tap to hear it";
     } else if (sound.enable()) {
       soundBtn.setAttribute("aria-pressed", "true");
       soundBtn.textContent = "♪ Sound on · tap to mute";
@@ -1057,7 +1264,12 @@ async function playPage() {
   const setupBox = document.getElementById("play-setup");
   const openingBox = document.getElementById("play-opening");
   const keepBox = document.getElementById("play-keep");
+  const rollBtn = document.getElementById("play-roll");
   let setupShown = false;
+  rollBtn.addEventListener("click", async () => {
+    rollBtn.disabled = true;
+    try { await api("POST", "/api/roll"); } catch (e) { toast(e.message); rollBtn.disabled = false; }
+  });
 
   async function post(path, body) {
     const r = await fetch(`${base}/${path}`, { method: "POST", headers: { "X-CSRF-Token": csrf, "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -1122,7 +1334,10 @@ async function playPage() {
         onclick: async () => { try { me = await post("keep", { stay: m.stay }); render(); } catch (e) { toast(e.message); } } }));
       keepBox.append(row);
     }
-    drawBanner(document.getElementById("banner"), me.ruling);
+    drawBanner(document.getElementById("banner"), me.ruling, { names: board.names || {} });
+    // Your turn to roll: the same roll as the table's button, from your own phone.
+    rollBtn.hidden = !(mover === colour && v.phase === "roll" && !v.outcome);
+    rollBtn.disabled = rollBtn.hidden;
     // the board: my pieces' letters; the other side's only if revealed
     const labels = {};
     const stale = {};
@@ -1167,5 +1382,24 @@ async function playPage() {
 
 // --- start ------------------------------------------------------------------------------------
 
+// --- the faults line (every page, phones too): storage, camera, PIN lock-out ---------------------
+
+function watchFaults() {
+  const line = document.getElementById("faults");
+  if (!line) return;
+  const show = async () => {
+    try {
+      const st = await (await fetch("/api/status", { headers: { Accept: "application/json" } })).json();
+      const lines = [...(st.faults || [])];
+      if (st.pin_lock && st.pin_lock.locked) lines.push(`Too many wrong PINs: changes are locked until ${st.pin_lock.until}`);
+      line.textContent = lines.join(" · ");
+      line.hidden = !lines.length;
+    } catch (e) { /* the server is away: the live dot says so */ }
+  };
+  show();
+  setInterval(show, 5000);
+}
+
 const pages = { table: tablePage, history: historyPage, camera: cameraPage, setup: setupPage, play: playPage };
 if (pages[boot.page]) pages[boot.page]();
+watchFaults();

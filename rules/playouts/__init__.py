@@ -1,0 +1,122 @@
+"""Random playouts from any position, as fast as the rules allow: the coach's engine.
+
+A playout picks every move uniformly at random among the legal ones, the die included, with
+one draw of `rng.random()` per move, exactly as `rules.SeededChooser` does. So a seeded
+playout made here is move for move the game the public API would play from the same seed
+(tests/test_playouts.py checks that on seeded games for every game). Games whose public
+`legal_moves` + `apply` pair is slow in playouts register a routine that skips the checks a
+random legal move does not need; the rest use the public API.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..moves import Move, Roll
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """Where a playout ended, how many moves it made and how many of them were rolls."""
+
+    state: Any
+    moves: int
+    rolls: int
+
+
+Runner = Callable[..., Playout]
+
+
+def random_playout(
+    game: Any,
+    state: Any,
+    rng: random.Random,
+    limit: int = 100_000,
+    record: list[Move] | None = None,
+    fast: bool = True,
+) -> Playout:
+    """Play random legal moves from `state` until the game is over or `limit` moves were made.
+
+    `record`, when given, receives every move played. `fast=False` forces the public API.
+    """
+    runner = _routines().get(game.name) if fast else None
+    return (runner or public_playout)(game, state, rng.random, limit, record)
+
+
+def public_playout(
+    game: Any, state: Any, rand: Callable[[], float], limit: int, record: list | None
+) -> Playout:
+    """The reference playout: `legal_moves`, `apply` and `outcome` of the public API only."""
+    legal, apply, outcome = game.legal_moves, game.apply, game.outcome
+    moves = rolls = 0
+    while moves < limit and outcome(state) is None:
+        choices = legal(state)
+        if not choices:
+            break
+        move = choices[int(rand() * len(choices))]
+        if move.__class__ is Roll:
+            rolls += 1
+        if record is not None:
+            record.append(move)
+        state = apply(state, move)
+        moves += 1
+    return Playout(state, moves, rolls)
+
+
+def option_playout(
+    game: Any,
+    state: Any,
+    rand: Callable[[], float],
+    limit: int,
+    record: list | None,
+    options: Callable[[Any], list],
+    play: Callable[[Any, Any], Any],
+    move_of: Callable[[Any], Move] | None = None,
+) -> Playout:
+    """A playout that takes token moves from a game's own option list and plays the chosen
+    option directly (no second legality search); every other move goes through the public
+    API. `options(state)` must list the legal token moves of phase "move" in the order
+    `legal_moves` lists them (empty when only a pass is left); `move_of` turns an option into
+    its Move for the record (default: the option is the Move)."""
+    legal, apply = game.legal_moves, game.apply
+    moves = rolls = 0
+    while moves < limit:
+        phase = state.phase
+        if phase == "move":
+            found = options(state)
+            if found:
+                option = found[int(rand() * len(found))]
+                if record is not None:
+                    record.append(move_of(option) if move_of else option)
+                state = play(state, option)
+                moves += 1
+                continue
+        elif phase == "over":
+            break
+        choices = legal(state)
+        if not choices:
+            break
+        move = choices[int(rand() * len(choices))]
+        if move.__class__ is Roll:
+            rolls += 1
+        if record is not None:
+            record.append(move)
+        state = apply(state, move)
+        moves += 1
+    return Playout(state, moves, rolls)
+
+
+def _routines() -> dict[str, Runner]:
+    from . import manipulation, manji, playground_battles
+
+    return {
+        "manipulation": manipulation.run,
+        "manji": manji.run,
+        "playground-battles": playground_battles.run,
+    }
+
+
+__all__ = ["Playout", "option_playout", "public_playout", "random_playout"]

@@ -1,0 +1,54 @@
+"""The coach in Chromium: the teach page lists the moves by winning chance, the history page
+draws each player's winning chance as an SVG chart (static/coach.js, nothing from the web)."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.coach_runner import CoachRunner, CoachSettings
+from tests.browser_support import SHOTS, launched, require_browser, served
+from tests.fake_table import FakeTable
+from tests.test_coach import _to_choice
+from webui import create_app
+
+sync_api = require_browser()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from launched(sync_api)
+
+
+def test_teach_page_ranks_the_moves_and_history_plots_the_chances(browser):
+    table = FakeTable(game="manji", players=2, options={"opening": "first-seat"}, mode="manual")
+    _to_choice(table)
+    runner = CoachRunner(table, CoachSettings(budget_s=0.3, seed=2, poll_s=0.02))
+    app = create_app({"SECRET_KEY": "coach-browser"}, table=table, coach=runner)
+    errors: list[str] = []
+    requests: list[str] = []
+    try:
+        with served(app) as url:
+            page = browser.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(f"{url}/teach/manji")
+            page.wait_for_selector("#coach-moves li", timeout=60_000)
+            items = page.locator("#coach-moves li")
+            assert items.count() == len(runner.latest()["ranking"]["moves"]) >= 2
+            assert "%" in items.first.inner_text() and page.locator(".coach-best").count() == 1
+            assert "to move" in page.locator("#coach-status").inner_text()
+            page.screenshot(path=str(SHOTS / "coach-teach.png"), full_page=True)
+            page.goto(f"{url}/history")
+            page.wait_for_function(
+                "document.querySelectorAll('#win-chart polyline').length == 2 && "
+                "document.querySelector('#win-chart polyline').getAttribute('points')"
+                ".split(' ').length >= 3",
+                timeout=60_000,
+            )  # one line per player, through the positions since the start
+            assert "Winning chance now" in page.locator("#win-chart figcaption").inner_text()
+            page.screenshot(path=str(SHOTS / "coach-history.png"), full_page=True)
+            page.close()
+    finally:
+        runner.close()
+    assert errors == []
+    assert all(r.startswith(url) for r in requests)  # nothing loaded from elsewhere
