@@ -24,7 +24,7 @@ class TableWorld:
     """The real table: guarded by a lock because players and the camera run on threads."""
 
     placement: dict[str, str] = field(default_factory=dict)
-    dice: list[int] = field(default_factory=list)
+    dice: list = field(default_factory=list)  # values, or (value, tray name) pairs
     hand: bool = False
     throws: int = 0  # dice put down so far: a die lies where it was thrown until set again
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -39,11 +39,11 @@ class TableWorld:
             if hand is not None:
                 self.hand = bool(hand)
 
-    def view(self) -> tuple[dict[str, str], list[int], bool]:
+    def view(self) -> tuple[dict[str, str], list, bool]:
         with self.lock:
             return dict(self.placement), list(self.dice), self.hand
 
-    def view_thrown(self) -> tuple[dict[str, str], list[int], bool, int]:
+    def view_thrown(self) -> tuple[dict[str, str], list, bool, int]:
         """`view()` and which throw the dice came from (where they lie depends on it)."""
         with self.lock:
             return dict(self.placement), list(self.dice), self.hand, self.throws

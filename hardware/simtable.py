@@ -8,6 +8,7 @@ from its seed, the per-frame variation (jitter, noise, dice positions, hand) fro
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -102,11 +103,17 @@ class SimulatedTable:
         self._light = _draw_light(np.random.default_rng([int(seed), 0x11647]))
 
     # geometry ------------------------------------------------------------------------------
-    def dice_area(self) -> Region:
-        """Where dice are thrown: the board's dice tray if it has one, else beside the board."""
+    def dice_area(self, tray: str | None = None) -> Region:
+        """Where dice are thrown: the board's tray named `tray`, else its first dice tray if
+        it has one, else beside the board."""
         for region in self.board.regions:
-            if "dice" in region.name.lower() or "tray" in region.name.lower():
+            if tray is not None:
+                if region.name == tray:
+                    return region
+            elif "dice" in region.name.lower() or "tray" in region.name.lower():
                 return region
+        if tray is not None:
+            raise ValueError(f"{self.board.name} has no tray named {tray!r}")
         return Region("beside", self.board.width + 10.0, self.board.height * 0.3, 60.0, 90.0)
 
     def _table_extent(self) -> tuple[float, float, float, float]:
@@ -152,7 +159,7 @@ class SimulatedTable:
     def render(
         self,
         placement: dict[str, str],
-        dice: list[int] | tuple[int, ...] = (),
+        dice: Sequence[int | tuple[int, str]] = (),
         *,
         hand: bool | None = None,
         index: int | None = None,
@@ -233,12 +240,15 @@ class SimulatedTable:
         return SimDetail(self, self._scene, float(scale))
 
     def _place_dice(self, dice, rng) -> list[tuple[int, np.ndarray]]:
-        area = self.dice_area()
+        """Footprints of thrown dice: each die is a value (thrown into the first tray) or a
+        (value, tray name) pair (Manipulation: each player throws into their own tray)."""
         placed: list[tuple[int, np.ndarray]] = []
         centres: list[tuple[float, float]] = []
         half = DIE_MM / 2
         reach = half * math.sqrt(2)
-        for value in dice:
+        for die in dice:
+            value, tray = die if isinstance(die, tuple | list) else (die, None)
+            area = self.dice_area(tray)
             if value not in _PIPS:
                 raise ValueError(f"a die shows 1..6, got {value!r}")
             for _ in range(200):

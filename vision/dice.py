@@ -199,7 +199,7 @@ def read_dice_all(
         if die_px < MIN_DIE_PX:
             return []  # too few pixels per pip to tell a five from a blob: never guess
         scale = WORK_DIE_PX / die_px
-        return _read_grey(grey, config, scale, die_px * scale)
+        return _read_grey(grey, config, scale, die_px * scale, square_view=True)
     if min(grey.shape) < SMALL_PHOTO_PX:
         # dice in so small a photo are either a few pixels (unreadable) or fill it
         return _read_filling_die(grey, config)
@@ -213,12 +213,24 @@ def read_dice_all(
 
 # a photo with a shorter short side is read as one die filling it, or not at all
 SMALL_PHOTO_PX = 160
+# a face spanning fewer pixels of the photo than this is not read (its pips are a pixel or
+# two: blur and noise make any value of them); the face network reads a face alone only
+# from this size (the real photos it learnt from show dice of 15-80 px)
+MIN_FACE_PX = 24.0
+MIN_NETWORK_FACE_PX = 24.0
+# ... and the pip counter reads a face only from pips of at least this radius in the photo
+# (two touching ones seen smaller than that blur into a two)
+MIN_PIP_PX = 1.5
 # a die's side in pixels at which the reader works when the scale is known (the real photos
 # it is tuned on show dice of 30-50 px), and the least it accepts
 WORK_DIE_PX = 48.0
 MIN_DIE_PX = 26.0
-# a face found at a known scale must be within this factor of the expected die side
-DIE_SIZE_TOLERANCE = (0.65, 1.35)
+# a face found at a known scale, in a view square to the table, must be within this factor
+# of the expected die side (a part of a face read as a smaller face turned by 45 degrees,
+# two pips of a four as a two, spans 0.7 of it)
+DIE_SIZE_TOLERANCE = (0.85, 1.3)
+# ... and in a photo of one die filling the frame (its size is only roughly known)
+_FILLING_SIZE_TOLERANCE = (0.65, 1.35)
 
 
 def _work_scale(shape: tuple[int, ...], config: DiceConfig) -> float:
@@ -233,10 +245,16 @@ def _work_scale(shape: tuple[int, ...], config: DiceConfig) -> float:
 
 
 def _read_grey(
-    grey0: np.ndarray, config: DiceConfig, scale: float, die_px: float | None
+    grey0: np.ndarray,
+    config: DiceConfig,
+    scale: float,
+    die_px: float | None,
+    square_view: bool = False,
 ) -> list[DieReading]:
     """Read the dice of a grey photo at ``scale``; ``die_px``: the die side after scaling,
-    when known (then pips are bounded by it and faces of another size are dropped)."""
+    when known (then pips are bounded by it and faces of another size are dropped);
+    ``square_view``: the photo is a view square to the table (a tray's top view), where a
+    top face has round pips and exactly the die's size."""
     h0, w0 = grey0.shape
     grey = grey0
     if scale != 1.0:
@@ -268,11 +286,29 @@ def _read_grey(
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
-        faces = combine(grey, pips, faces, sure_at=DiceConfig.min_confidence, face_px=die_px)
+        faces = combine(
+            grey, pips, faces, DiceConfig.min_confidence, face_px=die_px, square_view=square_view
+        )
     faces = [f for f in faces if not _within_big_pip(f, big)]
+    # in the photo's own pixels: too small a face is declined, and the network may read a
+    # face alone only where it saw dice of the size it learnt from (tiny enlarged dice, two
+    # touching ones, may look to it like one bigger face)
+    faces = [
+        f
+        for f in faces
+        if _box_side(f["box"]) / scale >= (MIN_FACE_PX if f["idx"] else MIN_NETWORK_FACE_PX)
+        and (not f["idx"] or f["radius"] / scale >= MIN_PIP_PX)
+    ]
     if die_px is not None:
-        lo, hi = DIE_SIZE_TOLERANCE
-        faces = [f for f in faces if lo * die_px <= _box_side(f["box"]) <= hi * die_px]
+        # in a view square to the table a top face is seen square on, with round pips, and
+        # a side face stands on edge, its pips drawn out
+        lo, hi = DIE_SIZE_TOLERANCE if square_view else _FILLING_SIZE_TOLERANCE
+        faces = [
+            f
+            for f in faces
+            if lo * die_px <= _box_side(f["box"]) <= hi * die_px
+            and (not square_view or not f["idx"] or f["elong"] <= ROUND_TOP_PIPS)
+        ]
     out = []
     for f in faces:
         x0, y0, x1, y1 = (v / scale for v in f["box"])
@@ -320,6 +356,9 @@ def _within_big_pip(face: dict, big: list[Pip]) -> bool:
     )
 
 
+# in a view square to the table (known scale), a top face's pips are round: at most this
+# elongated on average
+ROUND_TOP_PIPS = 1.35
 # the largest pip radius as a fraction of a die's side (real pips: about 0.08-0.1)
 _PIP_PER_DIE = 0.14
 
@@ -338,6 +377,8 @@ _FILLING_FACE = 0.75
 # a reading of the general reader at least this sure means the photo shows dice of its own
 # scale, not one die filling it
 _FILLING_VETO = 0.3
+# a face filling the frame spans at least this fraction of its short side
+_FILLING_LEAST = 0.55
 # the part of a face box its pip grid reaches (pips at +-a plus a pip radius; box at 1.85a)
 _GRID_REACH = 0.78
 
@@ -364,6 +405,8 @@ def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
     if len(found) != 1 or found[0].confidence < config.min_confidence:
         return []
     r = found[0]
+    if min(r.w, r.h) < _FILLING_LEAST * _FILLING_SHORT_PX:
+        return []  # not filling the frame: a pattern of small dice may look like one face
     # the box in the photo's pixels, and the part of it the pip grid covers
     cx, cy = (r.x + r.w / 2 - pad) / scale, (r.y + r.h / 2 - pad) / scale
     hw, hh = r.w / 2 / scale, r.h / 2 / scale

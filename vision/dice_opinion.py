@@ -33,6 +33,8 @@ SIDE_REACH = 1.15
 BORDER_REACH = 0.8
 # pips this far from a face's centre (in face sides, along x and y) count as its own
 PIP_REACH = 0.6
+# a pip at most this elongated is round (a top face seen square on)
+ROUND_PIP = 1.35
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
 MIDDLE_PIP = 0.15
 # the middle of a face, sampled to tell odd faces (a pip there) from even: radius in face sides
@@ -123,6 +125,15 @@ def _pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int:
     return sum(1 for p in pips if abs(p.x - x) < half and abs(p.y - y) < half)
 
 
+def _round_pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int:
+    """How many round pips (as a top face seen square on shows them) lie on the face."""
+    x, y, side = face
+    half = PIP_REACH * side
+    return sum(
+        1 for p in pips if abs(p.x - x) < half and abs(p.y - y) < half and p.elongation <= ROUND_PIP
+    )
+
+
 def _centre_agrees(
     grey: np.ndarray, pips: list[Pip], face: tuple[float, float, float], value: int
 ) -> bool:
@@ -179,11 +190,13 @@ def combine(
     faces: list[dict],
     sure_at: float,
     face_px: float | None = None,
+    square_view: bool = False,
 ) -> list[dict]:
     """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
     counter's, with any confidence; those at ``sure_at`` or above stand on their own. The
     result keeps the doubtful ones the network did not replace, so callers can still see them
-    as doubtful. ``face_px``: a face's side in pixels, when the scale is known."""
+    as doubtful. ``face_px``: a face's side in pixels, when the scale is known;
+    ``square_view``: the photo is a view square to the table (a tray's top view)."""
     sure = [f for f in faces if f["confidence"] >= sure_at]
     starts = _starts(pips, faces, sure, face_px)
     finds = find_faces(grey, starts)
@@ -212,6 +225,10 @@ def combine(
         if not _centre_agrees(grey, pips, here, g.opinion.value):
             continue
         if _counter_saw_more(g, faces):
+            continue
+        if square_view and _round_pips_inside(here, pips) != g.opinion.value:
+            # a view square to the table shows a top face's pips round: they must all be
+            # there (a side face, drawn out and sheared, may look to the network like a face)
             continue
         steady = steady_opinion(grey, g)
         if steady.value != g.opinion.value or steady.probability < READ_ALONE:

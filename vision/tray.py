@@ -16,7 +16,7 @@ reading: a tray that has not changed since is not read again.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import cv2
@@ -49,7 +49,7 @@ class TrayDie:
     owner: int | None  # the seat the tray belongs to (Manipulation: one tray per player)
 
 
-DEFAULT_DICE = DiceConfig(nadir=(0.5, 0.5))  # the view looks straight down at the tray
+DEFAULT_DICE = DiceConfig()  # (each tray's view sets where the camera's nadir lies)
 
 
 class Detail(Protocol):
@@ -171,7 +171,7 @@ class TrayReader:
                 found.extend(seen.dice)
                 continue
             self.trays_read += 1
-            dice = self._read_view(top, view, tray, to_image)
+            dice = self._read_view(top, view, tray, to_image, board)
             self._seen[key] = _Seen(thumb, dice)
             found.extend(dice)
         self.timings_ms = {"dice": (time.perf_counter() - t0) * 1e3}
@@ -208,11 +208,12 @@ class TrayReader:
         return view, _warp(image, to_image, view, np.eye(3), native)
 
     def _read_view(
-        self, top: np.ndarray, view: _View, tray: Region, to_image: np.ndarray
+        self, top: np.ndarray, view: _View, tray: Region, to_image: np.ndarray, board: Board
     ) -> list[TrayDie]:
         found = []
         warp = to_image @ view.to_mm  # view px -> frame px
-        for die in read_dice(top, self.config, die_px=self.die_mm * view.px_per_mm):
+        config = replace(self.config, nadir=_nadir(view, board))
+        for die in read_dice(top, config, die_px=self.die_mm * view.px_per_mm):
             cx, cy, _ = view.to_mm @ np.array([die.x + die.w / 2, die.y + die.h / 2, 1.0])
             if not (tray.x <= cx <= tray.x + tray.w and tray.y <= cy <= tray.y + tray.h):
                 continue
@@ -239,6 +240,14 @@ def read_tray_dice(
     """Dice in every tray of ``board`` in one frame (no memory of earlier frames): see
     :meth:`TrayReader.read`."""
     return TrayReader(config).read(image, board, homography, detail)
+
+
+def _nadir(view: _View, board: Board) -> tuple[float, float]:
+    """Where the point below the camera lies in a tray's view, as fractions of its width and
+    height (far outside it): the camera hangs over the board, so a die's side faces show on
+    the side of its top face that looks towards the board's centre."""
+    x, y, w = np.linalg.inv(view.to_mm) @ np.array([board.width / 2, board.height / 2, 1.0])
+    return float(x / w / view.width), float(y / w / view.height)
 
 
 def _view_corners(view: _View, to_image: np.ndarray) -> np.ndarray:
