@@ -484,10 +484,15 @@ function drawBanner(container, ruling, { fresh = false, names = {} } = {}) {
     for (const c of ruling.clauses || []) container.append(clauseFold(c));
   } else if ((ruling.effects || []).filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind)).length) {
     const ul = el("ul");
-    const seen = new Set([ruling.text]);
+    const said = (ruling.text || "").toLowerCase();
+    const seen = new Set();
     for (const e of ruling.effects.filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind))) {
       if (seen.has(e.text)) continue;
       seen.add(e.text);
+      if (e.text && said.includes(e.text.toLowerCase())) {  // already in the headline: its rule only
+        if (e.clause) headline.append(el("span", { class: "cid", text: ` ${e.clause}` }));
+        continue;
+      }
       ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
     }
     if (ul.childNodes.length) container.append(ul);
