@@ -77,9 +77,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(run_coach(names), indent=2))
         return 0
     if args.what == "vision":
-        from .vision_cli import bench
+        from .vision_cli import bench, stress
 
-        report = bench(args.frames, args.seed, progress=True)
+        if args.stress:
+            report = stress(args.frames, args.seed, progress=True)
+        else:
+            report = bench(args.frames, args.seed, progress=True)
         print(json.dumps(report, indent=2))
         return 0
     if args.what == "reliability":
@@ -258,6 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-compare", action="store_true", help="skip the ludopy yardstick")
     bench.add_argument("--frames", type=int, default=20, help="vision: frames per board")
     bench.add_argument("--seed", type=int, default=0, help="seed for simulated frames")
+    bench.add_argument(
+        "--stress", action="store_true",
+        help="vision: the board reader on photo-like frames, condition by condition",
+    )  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")
     bench.add_argument(
