@@ -889,7 +889,8 @@ function tablePage() {
     teach.hidden = false;
     teach.textContent = "";
     const colour = data.token;
-    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${data.space}`;
+    const names = board.names || {};
+    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${names[data.space] || data.space}`;
     teach.append(el("h3", {}, `${cap(colour || "no")} ${TOKEN} ${where}`));
     if (!data.moves.length) {
       teach.append(el("p", { text: cap(data.note) }));
@@ -912,7 +913,7 @@ function tablePage() {
     const ul = el("ul", { class: "moves-list" });
     for (const m of data.moves) {
       const li = el("li");
-      li.append(el("b", { text: `→ ${m.to}` }), m.route ? ` (${m.route})` : "", ": ");
+      li.append(el("b", { text: `→ ${(board.names || {})[m.to] || m.to}` }), ` (${m.to}${m.route ? `, ${m.route}` : ""}): `);
       li.append(m.verdict.clauses.map((c) => `${c.id} ${c.title}`).join(" · "));
       for (const e of m.verdict.effects) li.append(el("div", { class: "hint", text: cap(e.text) }));
       ul.append(li);
@@ -926,7 +927,8 @@ function tablePage() {
       teach.hidden = false;
       teach.textContent = "";
       const v = data.verdict;
-      teach.append(el("h3", {}, `${frm} → ${to}: `, el("span", { class: data.legal ? "ok" : "bad", text: data.legal ? "✓ allowed" : "✕ not allowed" })));
+      const names = board.names || {};
+      teach.append(el("h3", {}, `${names[frm] || frm} → ${names[to] || to}: `, el("span", { class: data.legal ? "ok" : "bad", text: data.legal ? "✓ allowed" : "✕ not allowed" })));
       teach.append(el("p", { text: cap(v.reason) }));
       const ul = el("ul", { class: "moves-list" });
       for (const c of v.clauses) ul.append(el("li", {}, el("span", { class: "cid", text: c.id }), ` ${c.title}: ${c.text}`));
