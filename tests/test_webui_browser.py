@@ -132,6 +132,8 @@ def test_teach_mode_and_manual_move(site, phone):
     phone.wait_for_selector("#teach .moves-list li")
     assert phone.locator("#board .target").count() >= 1
     assert "AGG-" in phone.inner_text("#teach")
+    names = space_names(table.game.board, table.game.name)  # where it may go, in words
+    assert f"→ {names[move['to']]} ({move['to']}" in phone.inner_text("#teach")
     shot(phone, "04-teach-token-moves")
 
     phone.locator(f'#board .hit[data-space="{move["to"]}"]').click()
