@@ -10,9 +10,10 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import rules
 from hardware.cameras import open_camera
 from hardware.dice_rng import roll_die
 from hardware.panel import Panel, PanelConfig
+from hardware.voice import VoiceError
 from webui import create_app
 from webui.table import TableError
 
@@ -29,8 +31,11 @@ from .pipeline import Pipeline
 from .referee import Referee
 from .session_key import key_file_for, load_or_create
 from .store import Store
+from .voice import RulingVoice, VoiceSettings, start_voice
 
 log = logging.getLogger(__name__)
+
+WATCHDOG_SECONDS = 2.0
 
 
 @dataclass
@@ -41,8 +46,29 @@ class Appliance:
     pipeline: Pipeline | None
     app: Any
     coach: CoachRunner | None = None
+    voice: RulingVoice | None = None
+
+    _watchdog_stop: threading.Event = field(default_factory=threading.Event)
+
+    def start_watchdog(self, every: float = WATCHDOG_SECONDS) -> threading.Thread:
+        """Every few seconds: the referee retries a paused store and keeps the amber light on
+        while a fault stands (`Referee.check_faults`)."""
+
+        def watch() -> None:
+            while not self._watchdog_stop.wait(every):
+                try:
+                    self.referee.check_faults()
+                except Exception:  # the watchdog must outlive any one failure
+                    log.exception("fault check failed")
+
+        thread = threading.Thread(target=watch, name="boardref-watchdog", daemon=True)
+        thread.start()
+        return thread
 
     def close(self) -> None:
+        self._watchdog_stop.set()
+        if self.voice is not None:
+            self.voice.close()
         if self.coach is not None:
             self.coach.close()
         if self.pipeline is not None:
@@ -101,7 +127,14 @@ def build(
     if config.coach.get("enabled", True):
         coach = CoachRunner(referee, CoachSettings(budget_s=config.coach.get("budget_s", 1.0)))
     app = create_app({"SECRET_KEY": secret_key} if secret_key else None, table=referee, coach=coach)
-    return Appliance(config, referee, panel, pipeline, app, coach)
+    voice_settings = VoiceSettings.from_mapping(config.voice)
+    voice = None
+    if voice_settings.enabled:
+        try:
+            voice = start_voice(referee, voice_settings)
+        except VoiceError as exc:  # the table still rules on the page and the lights
+            log.error("voice is off: %s", exc)
+    return Appliance(config, referee, panel, pipeline, app, coach, voice)
 
 
 def session_secret(store: Store) -> str | None:

@@ -77,10 +77,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(run_coach(names), indent=2))
         return 0
     if args.what == "vision":
-        from .vision_cli import bench
+        from .vision_cli import bench, stress
 
-        report = bench(args.frames, args.seed, progress=True)
+        if args.stress:
+            report = stress(args.frames, args.seed, progress=True)
+        else:
+            report = bench(args.frames, args.seed, progress=True)
         print(json.dumps(report, indent=2))
+        return 0
+    if args.what == "reliability":
+        from .bench_reliability import run as run_reliability
+
+        print(json.dumps(run_reliability(args.kills, args.requests, args.seed), indent=2))
         return 0
     from .bench_pipeline import run as run_pipeline
 
@@ -109,11 +117,12 @@ def cmd_vision(args: argparse.Namespace) -> int:
 
 
 def cmd_print_board(args: argparse.Namespace) -> int:
-    from hardware.printable import write_board_pdf
+    from hardware.printable import layout_for, write_board_pdf
 
     game = rules.get(args.game, players=args.players)
-    path = write_board_pdf(game.board, args.out, paper=args.paper)
-    print(f"boardref: wrote {path} ({game.title}, {args.paper}, true scale)")
+    path = write_board_pdf(game.board, args.out, paper=args.paper, labels=args.labels)
+    layout = layout_for(game.board, args.paper)
+    print(f"boardref: wrote {path}: {layout.describe(game.title, args.paper)}")
     return 0
 
 
@@ -152,6 +161,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         seed=args.seed,
         json_summary=args.json,
         camera_moves=args.moves,
+        voice=args.voice,
     )
 
 
@@ -183,7 +193,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def ready() -> None:
         tell_addresses(
-            page_addresses(config.host, config.port), qr=False, out=sys.stdout, prefix="boardref"
+            page_addresses(config.host, config.port),
+            qr=sys.stdout.isatty(),  # a terminal (not the service's journal): a QR code too
+            out=sys.stdout,
+            prefix="boardref",
         )
         if socket.gethostname() + ".local" == MDNS_NAME:
             port = "" if config.port == 80 else f":{config.port}"
@@ -242,14 +255,24 @@ def build_parser() -> argparse.ArgumentParser:
         "appliance's loop on the simulated table.",
     )
     bench.add_argument(
-        "what", choices=["rules", "vision", "pipeline", "coach"], help="what to measure"
+        "what",
+        choices=["rules", "vision", "pipeline", "coach", "reliability"],
+        help="what to measure",
     )
     bench.add_argument("--game", help=f"only this game ({GAME_NAMES})")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     bench.add_argument("--no-compare", action="store_true", help="skip the ludopy yardstick")
     bench.add_argument("--frames", type=int, default=20, help="vision: frames per board")
     bench.add_argument("--seed", type=int, default=0, help="seed for simulated frames")
+    bench.add_argument(
+        "--stress", action="store_true",
+        help="vision: the board reader on photo-like frames, condition by condition",
+    )  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")
+    bench.add_argument(
+        "--requests", type=int, default=400, help="reliability: malformed requests to send"
+    )
     bench.set_defaults(func=cmd_bench)
 
     roll = _sub(
@@ -286,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
         "phones on the network can open the page; 127.0.0.1: this computer only)",
     )
     demo.add_argument("--port", type=int, default=8080, help="web port (0: no web page)")
+    demo.add_argument("--voice", action="store_true", help="speak the rulings (espeak-ng from apt)")
     demo.add_argument("--duration", type=float, default=0.0, help="stop after N s (0: never)")
     demo.add_argument("--pace", type=float, default=1.0, help="seconds per player action")
     demo.add_argument("--seed", type=int, default=0, help="seed of the scripted players")
@@ -345,6 +369,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     printer.add_argument("--paper", choices=["A3", "A4"], default="A3", help="paper size")
     printer.add_argument("--out", required=True, help="PDF file to write")
+    printer.add_argument(
+        "--labels",
+        action="store_true",
+        help="print each space's id small "
+        "beside it (the ids in the referee's texts and the page's labels)",
+    )
     printer.set_defaults(func=cmd_print_board)
 
     vision = _sub(

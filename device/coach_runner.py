@@ -42,6 +42,7 @@ class _Trail:
     game: Any = None
     states: dict[int, Any] = field(default_factory=dict)
     chances: dict[int, list[float]] = field(default_factory=dict)
+    failed: set[int] = field(default_factory=set)  # points whose chances could not be found
 
 
 class CoachRunner:
@@ -61,7 +62,8 @@ class CoachRunner:
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
         self._ranked: tuple[Any, Any, int, Ranking | None] | None = None  # game, state, n, ranking
-        self._working_on: Any = None
+        self._private: dict[int, tuple[Any, Any, int, Ranking | None]] = {}  # by seat
+        self._seats_until: dict[int, float] = {}  # seats whose phones asked, until when
         self._judgement: dict[str, Any] | None = None
         self._trail = _Trail()
 
@@ -80,24 +82,38 @@ class CoachRunner:
             self._thread = None
 
     # --- what the page reads (any thread, never blocks on the work) --------------------------
-    def latest(self) -> dict[str, Any]:
-        """The coach's view of the current position, as JSON data; asking keeps it working."""
-        self._want()
+    def latest(self, seat: int | None = None) -> dict[str, Any]:
+        """The coach's view of the current position, as JSON data; asking keeps it working.
+
+        `seat`: the ranking for that seat's own phone, from what that seat may know (its own
+        hidden pieces included), given only while it is that seat's turn; None: the public
+        ranking (every hidden piece drawn by chance) with the judgement of the last move."""
         game, state = self.table.game, self.table.state
         with self._lock:
-            ranked, judgement = self._ranked, self._judgement
+            if seat is None:
+                ranked, judgement = self._ranked, self._judgement
+            else:
+                ranked, judgement = self._private.get(seat), None
         data: dict[str, Any] = {"game": game.name, "judgement": judgement}
+        if seat is None:
+            self._want()
+        elif state.to_move != seat:
+            return data | {"status": "nothing", "ranking": None, "moves": None}
+        else:
+            self._want(seat)
         if ranked is not None and ranked[0] is game and ranked[1] == state:
             ranking = ranked[3]
             data["status"] = "ready" if ranking else "nothing"
             data["ranking"] = ranking.to_json() if ranking else None
+            data["moves"] = ranked[2] if ranking else None  # the moves before this position
         elif not candidates(game, state):
             data["status"] = "nothing"  # a roll, the end, or a set-up: no choice to rank
             data["ranking"] = None
+            data["moves"] = None
         else:
             data["status"] = "thinking"
             data["ranking"] = None
-        data["moves"] = ranked[2] if ranked else None
+            data["moves"] = None
         return data
 
     def chances(self) -> dict[str, Any]:
@@ -117,9 +133,14 @@ class CoachRunner:
             waiting = len(self._plotted(trail)) - len(points) if trail.game is game else 0
         return {"colours": list(game.colours), "points": points, "pending": max(0, waiting)}
 
-    def _want(self) -> None:
+    def _want(self, seat: int | None = None) -> None:
         """Someone is looking: keep working for a while (the thread starts on first use)."""
-        self._wanted_until = self.clock() + self.settings.interest_s
+        until = self.clock() + self.settings.interest_s
+        if seat is None:
+            self._wanted_until = until
+        else:
+            with self._lock:
+                self._seats_until[seat] = until
         if self._thread is None and not self._closing.is_set():
             with self._lock:
                 if self._thread is None:
@@ -138,38 +159,54 @@ class CoachRunner:
 
     def _step(self) -> bool:
         """One piece of work; False when there was nothing to do."""
-        if self.clock() > self._wanted_until:
-            return False
+        now = self.clock()
         game, state = self.table.game, self.table.state
+        with self._lock:
+            seat = state.to_move if self._seats_until.get(state.to_move, 0.0) >= now else None
+            private = self._private.get(seat) if seat is not None else None
+            ranked = self._ranked
+        public = now <= self._wanted_until
+        if not public and seat is None:
+            return False
         n = len(self.table.history())
         self._follow(game, state, n)
-        with self._lock:
-            ranked = self._ranked
-        if ranked is None or ranked[0] is not game or ranked[1] != state:
-            self._rank(game, state, n)
+        if public and (ranked is None or ranked[0] is not game or ranked[1] != state):
+            self._rank(game, state, n, None)
             return True
-        return self._plot_one(game)
+        if seat is not None and (private is None or private[0] is not game or private[1] != state):
+            self._rank(game, state, n, seat)
+            return True
+        return public and self._plot_one(game)
 
     def _changed(self, game: Any, state: Any) -> Callable[[], bool]:
         table, closing = self.table, self._closing
         return lambda: closing.is_set() or table.game is not game or table.state is not state
 
-    def _rank(self, game: Any, state: Any, n: int) -> None:
+    def _rank(self, game: Any, state: Any, n: int, seat: int | None) -> None:
+        """Rank for the public page (`seat` None) or for the phone of `seat`, the player to
+        move, from what that seat may know."""
         changed = self._changed(game, state)
         deadline = self.clock() + self.settings.budget_s
         rng = random.Random(self.settings.seed)
-        ranking = rank_moves(
-            game,
-            state,
-            rng,
-            playouts=self.settings.playouts,
-            stop=lambda: changed() or self.clock() > deadline,
-            public=True,  # the page is seen by every player: hidden pieces stay hidden from all
-        )
+        try:
+            ranking = rank_moves(
+                game,
+                state,
+                rng,
+                playouts=self.settings.playouts,
+                stop=lambda: changed() or self.clock() > deadline,
+                public=seat is None,  # seen by every player: hidden pieces stay hidden from all
+            )
+        except Exception:  # a bug in the coach: say nothing for this position, never retry it
+            log.exception("coach: ranking the position after move %d failed", n)
+            ranking = None
         if changed():
             return  # a newer position: this work is stale
         with self._lock:
-            self._ranked = (game, state, n, ranking)
+            if seat is None:
+                self._ranked = (game, state, n, ranking)
+            else:
+                self._private[seat] = (game, state, n, ranking)
 
     def _follow(self, game: Any, state: Any, n: int) -> None:
         """Note the position on the trail; judge the move just played against the ranking."""
@@ -230,18 +267,25 @@ class CoachRunner:
     def _plot_one(self, game: Any) -> bool:
         with self._lock:
             trail = self._trail
-            todo = [n for n in self._plotted(trail) if n not in trail.chances]
+            todo = [
+                n for n in self._plotted(trail) if n not in trail.chances and n not in trail.failed
+            ]
             if not todo:
                 return False
             n = todo[-1]
             state = trail.states[n]
-        result = win_chances(
-            game,
-            state,
-            random.Random(self.settings.seed),
-            playouts=self.settings.chance_playouts,
-            stop=self._changed(game, self.table.state),
-        )
+        try:
+            result = win_chances(
+                game,
+                state,
+                random.Random(self.settings.seed),
+                playouts=self.settings.chance_playouts,
+                stop=self._changed(game, self.table.state),
+            )
+        except Exception:  # a bug in the coach: leave this point out of the chart
+            log.exception("coach: the winning chances after move %d failed", n)
+            trail.failed.add(n)
+            return True
         with self._lock:
             if result is not None and self._trail is trail and trail.states.get(n) is state:
                 trail.chances[n] = result

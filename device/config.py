@@ -33,6 +33,7 @@ class Config:
     pin: str = ""  # the table PIN guarding undo / new game / settings ("" = no PIN)
     database: str = "boardref-data/boardref.sqlite3"
     coach: dict[str, Any] = field(default_factory=dict)  # device.coach_runner.CoachSettings
+    voice: dict[str, Any] = field(default_factory=dict)  # device.voice.VoiceSettings
 
 
 SECTIONS: dict[str, dict[str, tuple[type, ...]]] = {
@@ -53,6 +54,14 @@ SECTIONS: dict[str, dict[str, tuple[type, ...]]] = {
     "web": {"host": (str,), "port": (int,), "threads": (int,), "pin": (str,)},
     "data": {"database": (str,)},
     "coach": {"enabled": (bool,), "budget_s": (float, int)},
+    "voice": {
+        "enabled": (bool,),
+        "voice": (str,),
+        "speed": (int,),
+        "amplitude": (int,),
+        "device": (str,),
+        "max_age_s": (float, int),
+    },
 }
 
 
@@ -107,6 +116,7 @@ def from_mapping(data: dict[str, Any], where: str = "config") -> Config:
         pin=web.get("pin", ""),
         database=data.get("data", {}).get("database", Config.database),
         coach=data.get("coach", {}),
+        voice=data.get("voice", {}),
     )
     _check(config, where)
     return config
@@ -143,6 +153,13 @@ def _check(config: Config, where: str) -> None:
     budget = config.coach.get("budget_s", 1.0)
     if not 0.05 <= budget <= 30:
         raise ConfigError(f"{where}: coach.budget_s must be 0.05..30 seconds, not {budget}")
+    if config.voice:
+        from .voice import VoiceSettings
+
+        try:
+            VoiceSettings.from_mapping(config.voice)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     if config.pins:
         from hardware.panel import PanelConfig
 

@@ -82,6 +82,7 @@ def run_demo(
     seed: int = 0,
     json_summary: bool = False,
     camera_moves: int = 0,
+    voice: bool = False,
 ) -> int:
     """Run the demo for `duration` seconds (0: until Ctrl-C), or until `camera_moves` moves were
     ruled from camera frames: then the players wait for the camera as long as it needs (up to
@@ -93,7 +94,12 @@ def run_demo(
         print(f"boardref demo: {exc}", file=sys.stderr)
         return 2
     config = Config(
-        game=game, players=players, camera="sim", frames_required=2, database=":memory:"
+        game=game,
+        players=players,
+        camera="sim",
+        frames_required=2,
+        database=":memory:",
+        voice={"enabled": True} if voice else {},
     )
     camera = SimulatedCamera(board, TableWorld(), seed=seed + 1)
     appliance = build(config, camera=camera, store=Store(":memory:"))

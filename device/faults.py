@@ -7,9 +7,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from webui.table import TableError
+
 STORAGE_TEXT = "cannot save: storage full (or read-only) — the game is paused, nothing is lost"
 STORAGE_BACK = "storage works again: the game goes on"
 CAMERA_BACK = "the camera gives a picture again"
+
+
+class StoragePaused(TableError):
+    """A change refused because storage cannot save it: nothing changed (HTTP 503)."""
+
+    status = 503
+
+    def __init__(self) -> None:
+        super().__init__(STORAGE_TEXT)
 
 
 def camera_text(since: float) -> str:

@@ -233,7 +233,10 @@ class Pipeline:
                 a is not None and b is not None and die_moved(a, b)
                 for a, b in zip(self._last_boxes, boxes, strict=False)
             )
-            if key != self._last_key or moved:
+            # While storage cannot save, the move was not taken: hand it over every frame, so
+            # play resumes by itself when storage works again.
+            paused = getattr(getattr(self.referee, "faults", None), "paused", False)
+            if key != self._last_key or moved or paused:
                 self._last_key, self._last_boxes = key, boxes
                 self.referee.observe(
                     stable.placement, dice=list(values), dice_owners=list(owners),

@@ -17,15 +17,18 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import rules
-from rules import Declare, Inference, Move, Pass, Roll, Verdict
+from rules import Declare, Decline, Inference, Move, Pass, Roll, Verdict
 from rules.games.playground_battles import KINDS, FirstPlayer, Opening
 from webui.table import TableError
 
 from .announcer import Announcer
+from .faults import CAMERA_BACK, STORAGE_BACK, STORAGE_TEXT, Faults, StoragePaused
+from .resume import resume
 from .rulings import (
     NOTHING_CHANGED,
     board_fix,
@@ -39,13 +42,15 @@ from .rulings import (
     why_no_roll,
 )
 from .seats import SeatBook, SeatError, assign_move, has_secrets, keep_move, opening_move
-from .store import Store
+from .store import StorageFault, Store
 from .trays import Box, TrayDice, TrayWatch
 from .views import history_entry, public_record, seat_view, table_snapshot
 
 __all__ = ["Referee", "SeatError"]  # SeatError: what webui and tests catch
 
 log = logging.getLogger(__name__)
+
+BACKUP_EVERY = 50  # moves between rotating backups of the database (and at every new game)
 
 
 class Referee:
@@ -82,6 +87,8 @@ class Referee:
         self.mode = "camera" if frame_source is not None else "manual"
         self.profile_saver: Callable[[dict[str, Any]], str] | None = None
         self.seats = SeatBook(store)  # hidden information: the players' secret links
+        self.faults = Faults()  # storage that cannot save, a camera with no picture
+        self._forced_pending = False  # forced moves left undone by a failed write
         if store is not None:
             self._resume_or_start()
 
@@ -108,7 +115,7 @@ class Referee:
             return self._snapshot()
 
     def _snapshot(self) -> dict[str, Any]:
-        return table_snapshot(
+        data = table_snapshot(
             self._game,
             self._state,
             ruling=self._ruling,
@@ -117,6 +124,9 @@ class Referee:
             mode=self.mode,
             seats=self.seats,
         )
+        data["faults"] = self.faults.lines()
+        data["paused"] = self.faults.paused
+        return data
 
     def history(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -134,6 +144,8 @@ class Referee:
         return {
             "camera": extra.get("camera", {"ok": False, "source": "none", "error": None}),
             "panel": panel,
+            "faults": self.faults.lines(),
+            "storage": {"ok": not self.faults.paused, "error": self.faults.storage_detail},
         }
 
     def set_mode(self, mode: str) -> dict[str, Any]:
@@ -166,7 +178,7 @@ class Referee:
 
     def claim_seat(self, token: Any, claimant: str) -> int:
         """The first browser to open a seat's link claims it; afterwards only that one may."""
-        with self._lock:
+        with self._lock, self._saving():
             seat, claimed = self.seats.claim(token, claimant, self._game.colours)
             if claimed:
                 self._announcer.publish("state", self._snapshot())
@@ -184,7 +196,7 @@ class Referee:
 
     def reset_seat(self, seat: int) -> dict[str, Any]:
         """Free a seat: a new link (the old one stops working), shown again as a QR code."""
-        with self._lock:
+        with self._lock, self._saving():
             self.seats.reset(seat)
             return self._announcer.publish_state()
 
@@ -253,7 +265,7 @@ class Referee:
             raise TableError(f"a die cannot show {value!r}; allowed: 1 to 6")
         text = f"{move.colour} rolled {value}"
         self._apply(move, source, kind="roll", text=text, notes=notes)
-        self._auto_forced(source)
+        self._forced_after(source)
 
     def manual_move(self, move: Mapping[str, Any]) -> dict[str, Any]:
         """A move entered on the page: checked exactly as a move seen by the camera."""
@@ -276,12 +288,12 @@ class Referee:
         with self._lock:
             if not self._moves:
                 raise TableError("nothing to undo: no move has been made in this game")
-            undone = self._moves.pop()
+            undone = self._moves[-1]
+            self._save("undo", undone.to_json())  # the store first: an unsaved undo is none
+            self._moves.pop()
             self._history.pop()
             self.seats.hands = {}
             self._state = self._game.replay(self._moves)
-            if self._store is not None:
-                self._store.append(self._game_id, "undo", undone.to_json())
             undone_text = str(undone)
             self._waiting_fix = False
             self.trays.told = set()
@@ -343,7 +355,10 @@ class Referee:
                     return None
                 return self._enter_tray_throws(seen_dice)
             inference = self._game.infer(self._state, placement)
-            return self._rule_inference(inference, placement)
+            try:
+                return self._rule_inference(inference, placement)
+            except StoragePaused:
+                return None  # nothing applied; the camera shows the move again next frame
 
     def _rule_inference(
         self, inference: Inference, seen: Mapping[str, str]
@@ -363,12 +378,26 @@ class Referee:
     # --- internals -----------------------------------------------------------------------------
     def _enter_tray_throws(self, seen: TrayDice) -> dict[str, Any] | None:
         """Enter the new throws the camera sees in the trays (see `TrayWatch.enter`)."""
+        self._decline_for_next_throw(seen)
         entered, said = self.trays.enter(
             self._game, self._state, seen, self._rolling_seats, self._roll_as
         )
         if said is not None:
             self._set_ruling(said)
         return self._ruling if entered or said is not None else None
+
+    def _decline_for_next_throw(self, seen: TrayDice) -> None:
+        """After a 6 the player may roll again or not (MANJI-4.6, MANIP-2.2). A new die in the
+        next seat's own tray says the player let the extra roll go: the camera enters the
+        decline, then that throw. (A die in a shared tray stays the extra roll.)"""
+        legal = self._game.legal_moves(self._state)
+        decline = next((m for m in legal if isinstance(m, Decline)), None)
+        if decline is None:
+            return
+        nxt = (decline.player + 1) % self._game.players
+        throws, _ignored = self.trays.throws(seen, [nxt], self._state.to_move)
+        if any(tray == nxt for _seat, _value, tray in throws):
+            self._play(decline, "camera")
 
     def _rolling_seats(self) -> list[int]:
         """The seats that may roll now, in seat order (several only in a roll-off)."""
@@ -391,13 +420,17 @@ class Referee:
         text: str | None = None,
         notes: list[dict[str, Any]] | tuple = (),
     ) -> None:
-        """Apply a legal move and announce it; `notes`: the referee's own effects to add."""
+        """Store a legal move, then apply and announce it; `notes`: the referee's own effects
+        to add. A move counts once stored: when the store fails, nothing changes
+        (StoragePaused) and the table says it is paused."""
         game, before = self._game, self._state
         verdict = game.announce(before, move)
-        self._state = game.apply(before, move)
+        after = game.apply(before, move)
+        self._save("move", move.to_json(), source)  # every identity too; it stays on the Pi
+        self._state = after
         self._moves.append(move)
-        if self._store is not None:  # the store keeps every identity; it stays on the Pi
-            self._store.append(self._game_id, "move", move.to_json(), source)
+        if self._store is not None and len(self._moves) % BACKUP_EVERY == 0:
+            self._store.backup()
         ruling = move_ruling(game, before, self._state, move, verdict, source, kind, text, notes)
         if isinstance(move, Opening | FirstPlayer):
             self.seats.hands = {}
@@ -408,7 +441,15 @@ class Referee:
     def _play(self, move: Move, source: str) -> None:
         """Apply a legal move, then every forced move after it."""
         self._apply(move, source)
-        self._auto_forced(source)
+        self._forced_after(source)
+
+    def _forced_after(self, source: str) -> None:
+        """The forced moves after a stored move. The move stands even when one of them cannot
+        be stored yet: they follow once storage works (see `check_faults`)."""
+        try:
+            self._auto_forced(source)
+        except StoragePaused:
+            self._forced_pending = True
 
     def _history_entry(self, move: Move, ruling: dict[str, Any]) -> dict[str, Any]:
         """The history row for a move just applied: public move, ruling, position after it."""
@@ -436,8 +477,10 @@ class Referee:
         fix, steps = board_fix(self._game, self._state, seen) if hold else (NOTHING_CHANGED, [])
         ruling = illegal_ruling(verdict, spaces, source, fix, steps)
         if not self._announcer.is_standing(ruling):
-            if self._store is not None:
-                self._store.append(self._game_id, "ruling", ruling, source)
+            try:
+                self._save("ruling", ruling, source)
+            except StoragePaused:
+                pass  # a ruling changes nothing: said even when the log cannot keep it
             self._set_ruling(ruling)
         if hold:
             self._waiting_fix = True
@@ -456,39 +499,152 @@ class Referee:
     def _set_ruling(self, ruling: dict[str, Any]) -> None:
         self._announcer.stand(ruling, len(self._moves))
 
-    def _start(self, game: rules.Game) -> None:
+    def _start(self, game: rules.Game, at_start: bool = False) -> None:
+        """A new game: its row stored first (a full disk leaves the old game as it was). At
+        start-up there is no old game: the new one then waits for storage in memory, and its
+        row is written with its first move (see `_save`)."""
+        if self._store is not None:
+            try:
+                with self._saving():
+                    self._game_id = self._store.new_game(
+                        game.name, game.players, dict(game.options)
+                    )
+            except StoragePaused:
+                if not at_start:
+                    raise
+                self._game_id = None
+            else:
+                self._store.backup()
         self._game = game
         self._state = game.initial_state()
         self._moves = []
         self._history = []
         self._waiting_fix = False
         self.trays = TrayWatch()
-        if self._store is not None:
-            self._game_id = self._store.new_game(game.name, game.players, dict(game.options))
-        self.seats.open(self._game_id, game)
+        try:
+            with self._saving():
+                self.seats.open(self._game_id, game)
+        except StoragePaused:
+            pass  # the links work until a restart; the table says storage is failing
         self._set_ruling(notice("new", f"new game of {game.title}"))
         self._announcer.light("clear")
-        self._auto_forced("referee")
+        self._forced_after("referee")
 
     def _resume_or_start(self) -> None:
-        stored = self._store.latest()
-        if stored is None:
-            self._start(self._game)
+        """Resume the stored game up to its last good move (`device.resume`), telling what was
+        repaired on the way; a new game when none is stored or the stored one cannot be used."""
+        repaired = self._store.recovery
+        resumed = resume(self._store, self._game)
+        if resumed is None or resumed.game_id is None:
+            self._start(resumed.game if resumed else self._game, at_start=True)
+            said = "; ".join(t for t in (repaired, resumed.problem if resumed else "") if t)
+            if said:
+                self.resumed = True
+                self._set_ruling(notice("resumed", said))
             return
-        game = rules.get(stored.name, players=stored.players, options=stored.options)
-        moves = [game.move_from_json(m) for m in stored.moves]
+        game = resumed.game
         self._game = game
-        self._game_id = stored.id
+        self._game_id = resumed.game_id
+        try:
+            with self._saving():
+                self.seats.restore(resumed.game_id, game)
+        except StoragePaused:
+            pass  # fresh links could not be kept: they work until a restart
         self._state = game.initial_state()
-        self.seats.restore(stored.id, game)
-        for move in moves:
-            verdict = game.announce(self._state, move)
-            self._state = game.apply(self._state, move)
+        for move, verdict, after in resumed.steps:
+            self._state = after
             self._moves.append(move)
             self._history.append(self._history_entry(move, replayed_ruling(verdict, move)))
         self.resumed = True
-        resumed = notice("resumed", f"resumed {game.title} after {len(moves)} moves")
-        self._announcer.ruling = resumed | {"at": time.time(), "moves": len(moves)}
+        text = f"resumed {game.title} after {len(resumed.steps)} moves"
+        text = "; ".join(t for t in (text, repaired, resumed.problem) if t)
+        if not (repaired or resumed.problem):
+            self._store.backup()  # the last good database
+        self._announcer.ruling = notice("resumed", text) | {
+            "at": time.time(),
+            "moves": len(self._moves),
+        }
 
     def resume_text(self) -> str:
         return self._ruling["text"] if self.resumed and self._ruling else ""
+
+    # --- faults: storage that cannot save, a camera with no picture ---------------------------
+    def _save(self, kind: str, payload: dict[str, Any], source: str = "") -> None:
+        """Write one event to the log (nothing without a store)."""
+        if self._store is not None:
+            with self._saving():
+                if self._game_id is None:  # a game started while storage failed: its row first
+                    game = self._game
+                    self._game_id = self._store.new_game(
+                        game.name, game.players, dict(game.options)
+                    )
+                self._store.append(self._game_id, kind, payload, source)
+
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """Around every write: a failed one pauses the table and raises StoragePaused (the
+        caller changes nothing); one that works after a failure ends the pause."""
+        try:
+            yield
+        except StorageFault as exc:
+            self._storage_failed(str(exc))
+            raise StoragePaused() from None
+        if self.faults.paused and self._store is not None and not self._store.failing:
+            self._storage_back()
+
+    def _storage_failed(self, detail: str) -> None:
+        if self.faults.paused:
+            self.faults.storage_detail = detail
+            return
+        log.error("storage: %s — the game is paused", detail)
+        self.faults.storage_since, self.faults.storage_detail = time.time(), detail
+        self._set_ruling(notice("paused", STORAGE_TEXT))
+        self._announcer.light("show_unclear")
+
+    def _storage_back(self) -> None:
+        log.warning("storage works again")
+        self.faults.storage_since, self.faults.storage_detail = None, ""
+        self._set_ruling(notice("storage", STORAGE_BACK))
+        self._announcer.light("show_unclear" if self.faults.any() else "clear")
+
+    def check_faults(self) -> None:
+        """The appliance's watchdog, every few seconds: while paused, try one small write (so
+        play resumes by itself when storage works again), then the forced moves a failed write
+        left undone; keep the amber light on while a fault stands."""
+        with self._lock:
+            if self.faults.paused and self._store is not None:
+                try:
+                    with self._saving():
+                        self._store.probe()
+                except StoragePaused:
+                    return
+            if self._forced_pending:
+                self._forced_pending = False
+                self._forced_after("referee")
+            panel = self.panel
+            if self.faults.any() and panel is not None and not panel.status().get("pattern"):
+                self._announcer.light("show_unclear")
+
+    def camera_silent(self, since: float) -> None:
+        """The camera gave no frame since `since` (wall clock): show it, light amber."""
+        with self._lock:
+            self.faults.camera_since = since
+            self._announcer.light("show_unclear")
+            self._announcer.publish_state()
+
+    def camera_back(self) -> None:
+        """Frames again: say so (unless an illegal ruling stands, which stays in view)."""
+        with self._lock:
+            self.faults.camera_since = None
+            if self._waiting_fix:
+                self._announcer.publish_state()
+                return
+            self._set_ruling(notice("camera", CAMERA_BACK))
+            self._announcer.light("show_unclear" if self.faults.any() else "clear")
+
+    def backup_download(self) -> tuple[str, bytes]:
+        """(file name, bytes) of the game database for the setup page's download."""
+        if self._store is None:
+            raise TableError("this table keeps no game database")
+        with self._lock:
+            return self._store.download()

@@ -123,7 +123,7 @@ class SeatBook:
         self.links += 1
         count = len(game.colours) if has_secrets(game) else 0
         self._seats = [Seat(secrets.token_urlsafe(24)) for _ in range(count)]
-        if self._store is not None and self._seats:
+        if self._store is not None and self._seats and game_id is not None:
             rows = [StoredSeat(n, s.token, s.claim) for n, s in enumerate(self._seats)]
             self._store.save_seats(game_id, rows)
 

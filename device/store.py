@@ -49,7 +49,7 @@ class BadRow:
     why: str
 
     def __str__(self) -> str:
-        return f"row {self.row} of the {self.table} table ({self.why})"
+        return f"row {self.row} of the {self.table} table"
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ class Store:
         self.path = str(path)
         self.write_fault: Callable[[str], None] | None = None  # a test's seam: may raise
         self.recovery: str = ""  # what the open-time check repaired, in words ("" = nothing)
+        self.failing = False  # the last write failed (and none has worked since)
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -102,11 +103,14 @@ class Store:
         try:
             if self.write_fault is not None:
                 self.write_fault(sql)
-            return self.db.execute(sql, params)
+            cursor = self.db.execute(sql, params)
         except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
             raise  # a bug or a refused value, not the disk
         except (sqlite3.DatabaseError, OSError) as exc:
+            self.failing = True
             raise StorageFault(self.path, str(exc)) from None
+        self.failing = False
+        return cursor
 
     def new_game(self, name: str, players: int, options: dict[str, Any]) -> int:
         cur = self._write(
@@ -165,7 +169,7 @@ class Store:
                 raise ValueError("options are not a JSON object")
             if type(players) is not int:
                 raise ValueError(f"players is {players!r}")
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             return StoredGame(gid, str(name), 0, {}, [], 0, [], BadRow("games", gid, str(exc)))
         moves: list[dict[str, Any]] = []
         move_rows: list[int] = []
@@ -180,7 +184,7 @@ class Store:
                     move = json.loads(payload)
                     if not isinstance(move, dict):
                         raise ValueError("not a JSON object")
-                except (ValueError, TypeError) as exc:
+                except (ValueError, TypeError, RecursionError) as exc:
                     bad = BadRow("events", event_id, f"the move is not readable JSON: {exc}")
                     break
                 moves.append(move)
@@ -251,6 +255,19 @@ class Store:
         newest = base.with_name(f"{base.name}.backup-1")
         return newest if self.path != ":memory:" and newest.exists() else None
 
+    def download(self) -> tuple[str, bytes]:
+        """(file name, bytes) of the database to download: a fresh rotating backup when the
+        disk takes it, else the newest backup, else a copy made in memory."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        name = f"boardref-{stamp}.sqlite3"
+        newest = self.backup() or self.newest_backup()
+        if newest is not None:
+            try:
+                return name, newest.read_bytes()
+            except OSError as exc:
+                log.warning("cannot read the backup %s: %s", newest, exc)
+        return name, self.snapshot_bytes()
+
     def snapshot_bytes(self) -> bytes:
         """The whole database as one SQLite file in memory (to download)."""
         out = sqlite3.connect(":memory:")
@@ -264,5 +281,5 @@ class Store:
 def _json_or_text(text: str) -> Any:
     try:
         return json.loads(text)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return text

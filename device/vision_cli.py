@@ -59,6 +59,14 @@ def read_board(game_name: str, path: str, players: int | None = None) -> dict[st
     image = read_image(path)
     obs = observe(image, [game.board])
     dice_found = []
+    message = ""
+    if obs.homography is None:
+        message = (
+            f"no {game.name} board found: its corner markers (ids {list(game.board.marker_ids)}) "
+            "are not in view; nothing was read"
+        )
+    elif obs.unclear and len(obs.unclear) == len(obs.spaces):
+        message = "the board is in view but no space could be read (too small, too dark?)"
     if obs.homography is not None:
         dice_found = read_tray_dice(image, game.board, obs.homography)
     return {
@@ -66,6 +74,7 @@ def read_board(game_name: str, path: str, players: int | None = None) -> dict[st
         "game": game.name,
         "board": obs.game,
         "located": obs.game is not None,
+        "message": message,
         "markers": list(obs.markers),
         "hand": obs.hand,
         "spaces": {
@@ -138,5 +147,35 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
             )
             # the same photos shrunk until a die spans 40 down to 8 px, blurred and noisy
             report[label]["scale_sweep"] = photo_sweep(pairs)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    return report
+
+
+def stress(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
+    """The board reader on photo-like tables (hardware.phototable), one condition at a time and
+    all at once, each photo alone and after the appliance's calibration. These frames are
+    drawn unlike the simulated table's; the reader was developed on them, so they are a
+    development set, not a held-out one."""
+    from hardware.phototable import CONDITIONS, PhotoTable
+    from vision.bench import evaluate_photos
+
+    games = [rules.get(name) for name in rules.names()]
+    boards = [game.board for game in games]
+    starts = {game.board.name: game.placement(game.initial_state()) for game in games}
+    started = time.perf_counter()
+    report: dict[str, Any] = {"benchmark": "vision-stress", "frames_per_board": frames}
+    for condition in ("none", *CONDITIONS, "all"):
+        on = () if condition == "none" else condition
+
+        def factory(board, table_seed, on=on):
+            return PhotoTable(board, seed=table_seed, conditions=on)
+
+        report[condition] = {}
+        for mode, calibrated in (("photo_alone", False), ("calibrated", True)):
+            if progress:
+                print(f"stress: {condition}, {mode}", file=sys.stderr, flush=True)
+            report[condition][mode] = evaluate_photos(
+                boards, factory, frames, seed, calibrated=calibrated, start_placements=starts
+            )
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report

@@ -17,7 +17,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from rules.geometry import Board, Space
+import rules
+from rules.geometry import Board, Region, Space
 from rules.palette import PALETTE
 from vision.aruco import marker_image
 
@@ -29,6 +30,16 @@ QUIET_ZONE_MM = 4.0  # white margin printed around each marker
 SQUARE_KINDS = frozenset({"square", "cell", "grid", "field"})
 TINT = 0.28  # share of the seat colour mixed into a tinted hole
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
+REGION_WORDS = {"captured": "JUMPED PIECES GO HERE"}
+# A printed key, per game: Playground Battles reminds who beats whom.
+REGION_KEYS = {
+    "Playground Battles": (
+        "WHO BEATS WHOM",
+        "ROCK beats SCISSORS",
+        "SCISSORS beat PAPER",
+        "PAPER beats ROCK",
+    )
+}
 _ONE = 1 << _SHIFT
 
 
@@ -89,8 +100,10 @@ def _put_label(img: np.ndarray, text: str, x_mm: float, y_mm: float, ppm: float,
     return w, h
 
 
-def render_board(board: Board, px_per_mm: float = 4.0) -> np.ndarray:
-    """The printed board as a BGR image of board.width x board.height mm at px_per_mm."""
+def render_board(board: Board, px_per_mm: float = 4.0, labels: bool = False) -> np.ndarray:
+    """The printed board as a BGR image of board.width x board.height mm at px_per_mm.
+
+    `labels`: print each space's id small beside it (the ids the referee's texts use)."""
     if px_per_mm <= 0:
         raise ValueError(f"px_per_mm must be positive, got {px_per_mm}")
     ppm = float(px_per_mm)
@@ -108,12 +121,12 @@ def render_board(board: Board, px_per_mm: float = 4.0) -> np.ndarray:
         cv2.LINE_AA,
         _SHIFT,
     )
+    boxed = {space.id for region in board.regions for space in spaces_in(board, region)}
     for region in board.regions:
         p1 = _pt(region.x, region.y, ppm)
         p2 = _pt(region.x + region.w, region.y + region.h, ppm)
         cv2.rectangle(img, p1, p2, TRAY_BGR, -1, cv2.LINE_AA, _SHIFT)
         cv2.rectangle(img, p1, p2, INK_BGR, max(1, round(0.5 * ppm)), cv2.LINE_AA, _SHIFT)
-        _put_label(img, region.name.upper(), region.x + 2, region.y + 1.5, ppm, 3.0)
     line = max(1, round(0.7 * ppm))
     for a, b in board.links:
         sa, sb = board.space(a), board.space(b)
@@ -123,11 +136,77 @@ def render_board(board: Board, px_per_mm: float = 4.0) -> np.ndarray:
     for space in board.spaces:
         _draw_space(img, board, space, ppm)
     for space in board.spaces:
-        if space.label:
+        if space.label and space.id not in boxed:  # a boxed space is named by its box
             r = board.hole_radius
             _put_label(img, space.label, space.x + r + 1.0, space.y - r - 3.2, ppm, 2.8)
+    for region in board.regions:
+        _label_region(img, board, region, ppm)
+    if labels:
+        for space in board.spaces:
+            r = board.hole_radius
+            _put_label(img, space.id, space.x + r * 0.75, space.y + r * 0.8, ppm, 2.0)
     _draw_markers(img, board, ppm)
     return img
+
+
+def spaces_in(board: Board, region: Region) -> list[Space]:
+    """The spaces whose centre lies inside a region (a BASE inside its printed box)."""
+    return [
+        s
+        for s in board.spaces
+        if region.x <= s.x <= region.x + region.w and region.y <= s.y <= region.y + region.h
+    ]
+
+
+def game_title(board: Board) -> str:
+    """The game's title for a board ("Playground Battles" for "playground-battles-8")."""
+    for name in sorted(rules.names(), key=len, reverse=True):
+        if board.name == name or board.name.startswith(f"{name}-"):
+            return rules.game_class(name).title
+    return board.name.replace("-", " ").title()
+
+
+def region_words(board: Board, region: Region) -> list[str]:
+    """What is printed in (or beside) a region: its name in words, or its content."""
+    name = region.name
+    if name == "title":
+        return [game_title(board).upper(), "refereed by boardref"]
+    if name == "key":
+        return list(REGION_KEYS.get(game_title(board), (name.upper(),)))
+    colour = board.seat_colours[region.owner] if region.owner is not None else ""
+    if name == "tray" or name.startswith("tray-"):
+        return [f"{colour.upper()} DICE TRAY" if colour else "DICE TRAY"]
+    if name.endswith("-base"):
+        return [f"{colour.upper()} BASE" if colour else "BASE"]
+    return [REGION_WORDS.get(name, name.replace("-", " ").upper())]
+
+
+def _fitting(text: str, size_mm: float, width_mm: float) -> float:
+    """The text size (mm) at most `size_mm` at which `text` fits across `width_mm - 5`."""
+    scale = size_mm / 22.0  # per px_per_mm of 1
+    (w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale * 10, 1)
+    return min(size_mm, size_mm * (width_mm - 5.0) / max(w / 10, 1e-6))
+
+
+def _label_region(img: np.ndarray, board: Board, region: Region, ppm: float) -> None:
+    """Print a region's words: inside it, or just outside (away from the middle of the
+    board) when a space sits in the box, so no hole covers them."""
+    words = region_words(board, region)
+    size = 5.0 if region.name == "title" else 3.0
+    if not spaces_in(board, region):
+        y = region.y + 2.0
+        for k, text in enumerate(words):
+            wanted = size if k == 0 else 3.0
+            w, h = _put_label(img, text, region.x + 2.5, y, ppm, _fitting(text, wanted, region.w))
+            y += h / ppm + 2.5
+        return
+    text = words[0]
+    scale = size * ppm / 22.0
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, round(scale * 1.6)))
+    x = region.x + region.w / 2 - w / ppm / 2
+    above = region.y + region.h / 2 < board.height / 2
+    y = region.y - h / ppm - 1.5 if above else region.y + region.h + 1.5
+    _put_label(img, text, x, y, ppm, size)
 
 
 def _draw_markers(img: np.ndarray, board: Board, ppm: float) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -55,42 +56,81 @@ def _crop_marks(pdf: FPDF, x: float, y: float, w: float, h: float) -> None:
         pdf.line(cx, cy + sy * 1, cx, cy + sy * (1 + m))
 
 
-def write_board_pdf(board: Board, path: str | Path, paper: str = "A3") -> Path:
-    """Write the board at true scale; returns the path. `paper` is "A3" or "A4"."""
+@dataclass(frozen=True)
+class PrintLayout:
+    """How a board goes onto paper: one sheet of the chosen paper, or A4 tiles."""
+
+    paper: str  # the paper the board is printed on ("A3" or "A4")
+    orientation: str  # "P" | "L" (tiles are always portrait)
+    columns: int = 1
+    rows: int = 1
+
+    @property
+    def sheets(self) -> int:
+        return self.columns * self.rows
+
+    def describe(self, title: str, asked: str) -> str:
+        """The layout in words, e.g. for `boardref print-board`'s last line."""
+        if self.sheets == 1:
+            where = f"on one {self.paper} sheet"
+        else:
+            where = (
+                f"on {self.sheets} {self.paper} sheets ({self.columns} across, {self.rows} down, "
+                f"overlapping by {OVERLAP_MM:.0f} mm: cut along the crop marks and tape them "
+                "together)"
+            )
+        bigger = f"{title} is larger than {asked}: " if self.paper != asked else f"{title} "
+        return f"{bigger}at true scale {where}, then a page of corner marker cards"
+
+
+def layout_for(board: Board, paper: str = "A3") -> PrintLayout:
+    """One sheet of `paper` when the board fits (portrait or landscape), else A4 tiles."""
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
+    pw, ph = PAPERS[paper]
+    for orient, (w, h) in (("P", (pw, ph)), ("L", (ph, pw))):
+        if board.width <= w - 2 * MARGIN_MM and board.height <= h - 2 * MARGIN_MM - 12:
+            return PrintLayout(paper, orient)
+    tw, th = PAPERS["A4"]
+    cw, ch = tw - 2 * MARGIN_MM, th - 2 * MARGIN_MM - 10  # room for the caption line
+    cols = max(1, math.ceil((board.width - OVERLAP_MM) / (cw - OVERLAP_MM)))
+    rows = max(1, math.ceil((board.height - OVERLAP_MM) / (ch - OVERLAP_MM)))
+    return PrintLayout("A4", "P", cols, rows)
+
+
+def write_board_pdf(
+    board: Board, path: str | Path, paper: str = "A3", labels: bool = False
+) -> Path:
+    """Write the board at true scale; returns the path. `paper` is "A3" or "A4"; `labels`
+    prints each space's id beside it (the ids the referee's texts use)."""
+    layout = layout_for(board, paper)
     path = Path(path)
-    art = render_board(board, PRINT_PX_PER_MM)
+    art = render_board(board, PRINT_PX_PER_MM, labels=labels)
     pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_title(f"boardref board: {board.name}")
-    pw, ph = PAPERS[paper]
-    fits = None
-    for orient, (w, h) in (("P", (pw, ph)), ("L", (ph, pw))):
-        if board.width <= w - 2 * MARGIN_MM and board.height <= h - 2 * MARGIN_MM - 12:
-            fits = (orient, w, h)
-            break
-    if fits is not None:
-        orient, w, h = fits
-        pdf.add_page(orientation=orient, format=paper)
+    if layout.sheets == 1:
+        pw, ph = PAPERS[paper]
+        w, h = (pw, ph) if layout.orientation == "P" else (ph, pw)
+        pdf.add_page(orientation=layout.orientation, format=paper)
         x = (w - board.width) / 2
         y = MARGIN_MM
         pdf.image(_png(art), x=x, y=y, w=board.width, h=board.height)
         _crop_marks(pdf, x, y, board.width, board.height)
         _scale_bar(pdf, MARGIN_MM, min(h - MARGIN_MM - 4, y + board.height + 9))
     else:
-        _tiles(pdf, board, art, *PAPERS["A4"])
+        _tiles(pdf, board, art, layout)
     _marker_page(pdf, board)
     pdf.output(str(path))
     return path
 
 
-def _tiles(pdf: FPDF, board: Board, art: np.ndarray, pw: float, ph: float) -> None:
-    """Cover the board with portrait pages; neighbours overlap by OVERLAP_MM."""
+def _tiles(pdf: FPDF, board: Board, art: np.ndarray, layout: PrintLayout) -> None:
+    """Cover the board with portrait A4 pages; neighbours overlap by OVERLAP_MM."""
+    pw, ph = PAPERS["A4"]
     cw, ch = pw - 2 * MARGIN_MM, ph - 2 * MARGIN_MM - 10  # room for the caption line
     step_x, step_y = cw - OVERLAP_MM, ch - OVERLAP_MM
-    cols = max(1, math.ceil((board.width - OVERLAP_MM) / step_x))
-    rows = max(1, math.ceil((board.height - OVERLAP_MM) / step_y))
+    cols, rows = layout.columns, layout.rows
     ppm = art.shape[1] / board.width
     for r in range(rows):
         for c in range(cols):

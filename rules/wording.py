@@ -22,6 +22,22 @@ from .geometry import Board, Space
 # What each game calls its places to stand (the rulebooks' own words).
 HOLE_WORD = {"aggravation": "hole", "manji": "square", "playground-battles": "square"}
 
+# Places named by a pattern alone, per game and space kind ({colour}: the owner's colour,
+# {nth}: the space's number as an ordinal, 1st nearest the track).
+PLACE_WORDS = {
+    ("aggravation", "base"): "{colour}'s BASE",
+    ("aggravation", "home"): "the {nth} hole of {colour}'s HOME",
+    ("aggravation", "centre"): "the centre hole",
+    ("manipulation", "hold"): "{colour}'s Holding Position",
+    ("manipulation", "home"): "the {nth} space of {colour}'s Home Refuge",
+    ("manipulation", "entrance"): "{colour}'s Home Refuge Entrance",
+    ("manipulation", "world"): "The World",
+    ("manji", "house"): "{colour}'s house",
+    ("manji", "lane"): "the {nth} square of {colour}'s lane",
+    ("manji", "approach"): "the approach square",
+    ("manji", "centre"): "the central square",
+}
+
 # Track landmarks per game: space kinds a player counts from, and how they are named.
 LANDMARK_KINDS = ("start", "star", "beast", "exit", "arrival", "shortcut", "tip", "arrow")
 
@@ -165,44 +181,21 @@ class SpaceNames:
             return self._landmark(space)
         number = re.search(r"(\d+)$", space.id)
         nth = ordinal(int(number.group(1))) if number else ""
-        if game == "aggravation":
-            if kind == "base":
-                return f"{colour}'s BASE"
-            if kind == "home":
-                return f"the {nth} hole of {colour}'s HOME"
-            if kind == "centre":
-                return "the centre hole"
-        if game == "manipulation":
-            if kind == "hold":
-                return f"{colour}'s Holding Position"
-            if kind == "home":
-                return f"the {nth} space of {colour}'s Home Refuge"
-            if kind == "entrance":
-                return f"{colour}'s Home Refuge Entrance"
-            if kind == "world":
-                return "The World"
-            if kind == "starbeast":
-                beast = self._nearest(space, "beast")
-                return f"the Star-Beast between {self._between(beast)}" if beast else "a Star-Beast"
-            if kind == "diamond":
-                star, world = self._nearest(space, "starbeast"), self._nearest(space, "world")
-                if star is None or world is None:
-                    return f"diamond space {space.id}"
-                steps = self._steps_between(world, space)
-                toward = f"toward {self._name(star)}"
-                return f"the diamond space {steps} steps from The World {toward}"
-        if game == "manji":
-            if kind == "house":
-                return f"{colour}'s house"
-            if kind == "lane":
-                return f"the {nth} square of {colour}'s lane"
-            if kind == "approach":
-                return "the approach square"
-            if kind == "centre":
-                return "the central square"
-            if kind == "ring":
-                counted = self._counted(space)
-                return f"{counted} (small circle)" if counted else "a square of the small circle"
+        template = PLACE_WORDS.get((game, kind))
+        if template is not None:
+            return template.format(colour=colour, nth=nth)
+        if kind == "starbeast":
+            beast = self._nearest(space, "beast")
+            return f"the Star-Beast between {self._between(beast)}" if beast else "a Star-Beast"
+        if kind == "diamond":
+            star, world = self._nearest(space, "starbeast"), self._nearest(space, "world")
+            if star is None or world is None:
+                return f"diamond space {space.id}"
+            steps = self._steps_between(world, space)
+            return f"the diamond space {steps} steps from The World toward {self._name(star)}"
+        if kind == "ring":
+            counted = self._counted(space)
+            return f"{counted} (small circle)" if counted else "a square of the small circle"
         if game == "playground-battles":
             return self._grid_name(space)
         if game == "the-right-moves":
@@ -248,11 +241,27 @@ _CACHE: dict[tuple[str, str], SpaceNames] = {}
 
 
 def space_names(board: Board, game_name: str = "") -> SpaceNames:
-    """The (cached) names of a board's spaces."""
+    """The (cached) names of a board's spaces.
+
+    Names are taken from the game's board for its most players when that is the same
+    board: with fewer players a space's owner may be a player rather than a colour (in a
+    two-player Manipulation, player 1 owns green's Starting Position too), while the printed
+    board, and so its names, stays the same."""
     key = (game_name, board.name)
     if key not in _CACHE:
-        _CACHE[key] = SpaceNames(board, game_name)
+        _CACHE[key] = SpaceNames(_full_board(board, game_name), game_name)
     return _CACHE[key]
+
+
+def _full_board(board: Board, game_name: str) -> Board:
+    from .errors import RulesError
+    from .registry import game_class, get
+
+    try:
+        full = get(game_name, players=max(game_class(game_name).player_counts)).board
+    except RulesError:  # an unknown or test game: its own board is all there is
+        return board
+    return full if full.name == board.name and full.ids() == board.ids() else board
 
 
 def fix_steps(expected: Mapping[str, str], seen: Mapping[str, str]) -> list[FixStep]:

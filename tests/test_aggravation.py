@@ -58,6 +58,16 @@ def test_AGG_1_1_marbles_begin_in_base(game):
         assert where(game, state, colour) == ["base"] * 4
 
 
+def test_AGG_1_1_a_marble_moved_during_the_roll_off_cites_base():
+    game = rules.get("aggravation", players=4)
+    state = game.initial_state()
+    assert state.phase == "opening"
+    inference = game.infer(state, moved(game, state, "red-b1", "t09"))
+    assert inference.kind == "illegal"
+    assert clause_ids(inference.verdict) == ["AGG-1.1", "AGG-1.2"]
+    assert "stays in BASE" in inference.reason
+
+
 def test_AGG_1_2_opening_highest_roll_starts():
     game = rules.get("aggravation", players=4)
     state = game.initial_state()
@@ -396,6 +406,13 @@ def test_AGG_4_3_choice_on_1_or_6(game, dice):
     assert step(game, "red-b1", "t09", "start") in moves
     assert step(game, "t20", f"t{20 + dice}") in moves
     assert len(moves) == 2
+    for move in moves:  # either choice cites the rule that offers it
+        assert "AGG-4.3" in clause_ids(game.explain(state, move))
+    only_start = position(game, {}, dice=dice)
+    (start,) = game.legal_moves(only_start)
+    assert "AGG-4.3" not in clause_ids(game.explain(only_start, start))
+    no_choice = position(game, {"red": ["t20"]}, dice=3)
+    assert "AGG-4.3" not in clause_ids(game.explain(no_choice, step(game, "t20", "t23")))
 
 
 # --- AGG-5: aggravation --------------------------------------------------------------------------
@@ -453,6 +470,16 @@ def test_AGG_5_2_home_marbles_cannot_be_reached_by_others(game):
                 assert not to.startswith("blue-"), (frm, dice, to)
                 after = game.apply(state, step(game, frm, to))
                 assert where(game, after, "blue") == ["base", "base", "blue-h1", "blue-h2"]
+
+
+def test_AGG_5_2_cited_for_a_marble_safe_in_home_and_for_a_move_into_another_home(game):
+    state = position(game, {"red": ["t06"]}, dice=3)  # red's HOME entry is t08: t06 > h1
+    verdict = game.explain(state, step(game, "t06", "red-h1"))
+    assert verdict.legal and {"AGG-7.1", "AGG-5.2"} <= set(clause_ids(verdict))
+    state = position(game, {"red": ["t20"], "blue": ["blue-h1"]}, dice=3)
+    for to in ("blue-h2", "blue-b1"):
+        verdict = game.explain_attempt(state, "t20", to)
+        assert clause_ids(verdict) == ["AGG-5.2"], to
 
 
 def test_AGG_5_2_base_marbles_are_never_aggravated(game):
@@ -730,6 +757,19 @@ def test_AGG_I_3_capture_seen_with_marble_still_in_hand(game):
     inference = game.infer(state, seen)
     assert inference.kind == "legal"
     assert inference.move == step(game, "t10", "t13")
+    assert "AGG-I.3" in clause_ids(inference.verdict)
+    reminders = [e for e in inference.verdict.effects if e.kind == "reminder"]
+    assert [(e.clause, e.player) for e in reminders] == [("AGG-I.3", 1)]
+    assert "put it back in blue's BASE" in reminders[0].text
+    back = dict(seen, **{"blue-b3": "blue"})  # once it is back in BASE: no reminder
+    assert not [e for e in game.infer(state, back).verdict.effects if e.kind == "reminder"]
+
+
+def test_AGG_I_3_every_capture_cites_the_hand_rule(game):
+    state = position(game, {"red": ["t10"], "blue": ["t13"]}, dice=3)
+    assert "AGG-I.3" in clause_ids(game.explain(state, step(game, "t10", "t13")))
+    quiet = position(game, {"red": ["t10"], "blue": ["t14"]}, dice=3)
+    assert "AGG-I.3" not in clause_ids(game.explain(quiet, step(game, "t10", "t13")))
 
 
 def test_AGG_I_3_other_marble_missing_is_not_a_capture(game):
@@ -930,7 +970,7 @@ def test_AGG_T_2_declare_before_rolling(teams):
     moves = teams.legal_moves(state)
     assert moves == [Declare(0, "red", 2, "yellow"), Declare(0, "red", 4, "purple")]
     verdict = teams.explain(state, moves[1])
-    assert verdict.legal and clause_ids(verdict) == ["AGG-T.2"]
+    assert verdict.legal and clause_ids(verdict) == ["AGG-T.2", "AGG-T.1"]
     # no rolling before declaring
     assert not teams.explain(state, Roll(0, "red", 3)).legal
     with pytest.raises(IllegalMoveError):
@@ -969,6 +1009,17 @@ def test_AGG_T_3_two_home_both_roll_for_the_third(teams):
     assert (state.to_move, state.phase, state.actor) == (2, "roll", 4)
     state = teams.apply(state, Roll(2, "yellow", 2))
     assert teams.legal_moves(state) == [Step(4, "purple", "t66", "t68")]
+
+
+def test_AGG_T_1_partnership_rules_in_team_play_cite_the_team_clause(teams):
+    # yellow lands on its teammate purple: the partners' rule AGG-P.1, which AGG-T.1 applies
+    state = position(teams, {"yellow": ["t40"], "purple": ["t43"]}, to_move=2, dice=3)
+    verdict = teams.explain(state, Step(2, "yellow", "t40", "t43"))
+    assert verdict.legal and {"AGG-P.1", "AGG-T.1", "AGG-I.3"} <= set(clause_ids(verdict))
+    partners = aggravation(4, play="partners")
+    state = position(partners, {"red": ["t10"], "yellow": ["t13"]}, dice=3)
+    verdict = partners.explain(state, step(partners, "t10", "t13"))
+    assert "AGG-P.1" in clause_ids(verdict) and "AGG-T.1" not in clause_ids(verdict)
 
 
 def test_AGG_T_3_team_win(teams):

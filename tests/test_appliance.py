@@ -21,17 +21,9 @@ from device.store import Store
 from hardware.cameras import CameraError, CameraSource, RetryingSource
 from hardware.panel import PanelConfig
 from hardware.simcamera import SimulatedCamera, TableWorld
+from tests.waiting import wait_until
 
 PINS = PanelConfig()
-
-
-def wait_until(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return predicate()
 
 
 @pytest.fixture

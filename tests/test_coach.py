@@ -287,3 +287,63 @@ def test_the_coach_api_says_off_without_a_coach_and_answers_with_one():
         assert 'id="win-chart"' in client.get("/history").get_data(as_text=True)
     finally:
         runner.close()
+
+
+def test_a_failing_ranking_is_logged_once_and_the_table_goes_on(monkeypatch, caplog):
+    table = FakeTable(game="manji", players=2, options={"opening": "first-seat"}, mode="manual")
+    _to_choice(table)
+    calls = []
+
+    def broken(*args, **kwargs):
+        calls.append(args[1])
+        raise ValueError("a bug in the coach")
+
+    monkeypatch.setattr("device.coach_runner.rank_moves", broken)
+    runner = CoachRunner(table, CoachSettings(budget_s=0.1, seed=1, poll_s=0.01))
+    try:
+        _wait(lambda: runner.latest()["status"] == "nothing" and calls)
+        time.sleep(0.2)  # many polls later: the same position is not ranked again
+        assert calls == [table.state]
+        assert "ranking the position after move" in caplog.text
+        assert table.snapshot()["phase"] == "move"  # the referee is untouched
+    finally:
+        runner.close()
+
+
+def test_a_player_s_phone_gets_a_ranking_from_what_that_player_may_know(monkeypatch):
+    from tests.test_referee_secrets import set_up
+
+    calls = []
+    real = rank_moves
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("public"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("device.coach_runner.rank_moves", spy)
+    table = FakeTable(game="playground-battles", players=2, mode="manual")
+    red, blue = table.join_token(0), table.join_token(1)
+    set_up(table)  # red wins the opening: red to roll
+    table.roll()
+    assert table.state.phase == "move" and table.state.to_move == 0
+    runner = CoachRunner(table, CoachSettings(budget_s=0.1, seed=1, poll_s=0.01))
+    app = create_app({"TESTING": True, "SECRET_KEY": "t"}, table=table, coach=runner)
+    phone, other = app.test_client(), app.test_client()
+    try:
+        assert phone.get(f"/play/{red}").status_code == 200  # this browser claims red's link
+        assert other.get(f"/api/play/{red}/coach").status_code == 403
+        assert other.get("/api/play/not-a-link/coach").status_code == 404
+        data = _wait(
+            lambda: (d := phone.get(f"/api/play/{red}/coach").get_json())["status"] == "ready" and d
+        )
+        assert data["ranking"]["colour"] == "red" and False in calls  # red's own knowledge
+        assert data["judgement"] is None
+        ranked = {m["text"] for m in data["ranking"]["moves"]}
+        assert ranked == {str(m) for m in candidates(table.game, table.state)}
+        assert other.get(f"/play/{blue}").status_code == 200
+        waiting = other.get(f"/api/play/{blue}/coach").get_json()
+        assert waiting["status"] == "nothing" and waiting["ranking"] is None  # not blue's turn
+        _wait(lambda: other.get("/api/coach").get_json()["status"] == "ready")
+        assert True in calls  # the public page's ranking hides every piece
+    finally:
+        runner.close()

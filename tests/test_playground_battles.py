@@ -545,6 +545,29 @@ def test_pb_5_1_stalemate_keeps_both_hidden():
     assert game.view(after, None)["battle"]["attacker_identity"] is None
 
 
+def test_pb_5_1_a_known_piece_in_a_stalemate_tells_the_other_kind():
+    # Only equal kinds stalemate: red's rock was revealed in an earlier battle, so the table
+    # now knows blue's piece on e5 is a rock too; the phones and the table page show both.
+    game = make()
+    assert "the other's kind too" in game.clause("PB-5.1").text
+    state = pos(
+        game,
+        {"e4": "rock", "a1": "rock"},
+        {"e5": "rock", "j8": "rock"},
+        dice=1,
+        revealed=((0, "e4"),),
+    )
+    move = Step(0, "red", "e4", "e5")
+    after = game.apply(state, move)
+    announced = game.announce(state, move)
+    assert ("reveal", "PB-5.1") in [(e.kind, e.clause) for e in announced.effects]
+    assert not any(w in texts(announced) for w in KIND_WORDS)  # said by the view, not aloud
+    pieces = [p for p in game.view(after, None)["pieces"] if p["space"] == "e5"]
+    assert [(p["identity"], p["revealed"]) for p in pieces] == [("rock", True)] * 2
+    hidden = game.apply(pos(game, {"e4": "rock"}, {"e5": "rock", "j8": "rock"}, dice=1), move)
+    assert all(p["identity"] is None for p in game.view(hidden, None)["pieces"])
+
+
 def test_pb_5_2_stalemated_pieces_cannot_move():
     game = make()
     state = stalemate_position(game, dice=1)

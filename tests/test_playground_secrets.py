@@ -15,7 +15,6 @@ import json
 import random
 import re
 import threading
-import time
 import urllib.error
 import urllib.request
 from http.cookiejar import CookieJar
@@ -28,6 +27,7 @@ from device.store import Store
 from rules import Step
 from rules.games.playground_battles import KINDS, UNSET
 from tests.fake_table import FakeTable
+from tests.waiting import wait_until
 from webui import create_app
 from webui.serve import make_server
 
@@ -39,15 +39,6 @@ BLUE_SETUP = dict(zip("abcdefghij", BLUE_KINDS, strict=True))
 
 
 SLOW = 60.0  # seconds: a generous bound for one request on a busy machine, never a speed test
-
-
-def wait_until(condition, timeout: float = SLOW) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 class Phone:

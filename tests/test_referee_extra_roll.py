@@ -71,3 +71,19 @@ def test_manji_two_sixes_then_stop_before_the_third():
     ruling = ref.manual_move({"kind": "decline", "player": 0, "colour": "red"})
     assert "no third 6" in ruling["text"]
     assert ref.state.to_move == 1 and game.placement(ref.state)["t19"] == "red"
+
+
+def test_a_throw_in_the_next_players_tray_declines_the_extra_roll():
+    ref = manipulation_after_a_six()
+    placement = ref.game.placement(ref.state)
+    ref.observe(placement, dice=[4], dice_owners=[1])  # yellow throws: red let the roll go
+    texts = [entry["text"] for entry in ref.history()[-2:]]
+    assert texts == ["red does not roll again", "yellow rolls 4"]
+    assert (ref.state.phase, ref.state.to_move, ref.state.dice) == ("move", 1, 4)
+    assert ref.history()[-2]["ruling"]["source"] == "camera"
+
+
+def test_a_die_in_a_shared_tray_is_the_extra_roll_not_a_decline():
+    ref = manipulation_after_a_six()
+    ref.observe(ref.game.placement(ref.state), dice=[2])
+    assert (ref.state.to_move, ref.state.dice) == (0, 2)

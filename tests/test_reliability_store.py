@@ -88,6 +88,7 @@ def fallback():
     [
         ("{not json", "not readable JSON"),
         ('"a string"', "not readable JSON"),
+        ("[" * 5000, "not readable JSON"),
         (json.dumps({"kind": "roll", "player": 3, "colour": "green", "value": 6}), "replay"),
         (json.dumps({"kind": "nonsense"}), "replay"),
     ],

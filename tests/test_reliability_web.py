@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 
 import pytest
 
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
+from tests.waiting import wait_until
 from webui import create_app
 from webui.security import PinGuard
 from webui.serve import make_server
@@ -67,6 +67,12 @@ def test_the_nesting_error_names_the_fault(post):
     assert r.status_code == 400 and "nested" in r.get_json()["error"]
     r = post.raw("/api/move", '{"move": ', pin=PIN)
     assert r.status_code == 400 and "not usable JSON" in r.get_json()["error"]
+
+
+def test_deep_options_in_a_form_are_a_400(client, csrf, table):
+    form = {"csrf_token": csrf, "pin": PIN, "game": "aggravation", "options": "[" * 2000}
+    r = client.post("/api/new-game", data=form)
+    assert r.status_code == 400 and "options" in r.get_json()["error"]
 
 
 @pytest.mark.parametrize("players", ["²", "٣", "3.0", "", " 4", True, 2.0, None, [4]])
@@ -141,6 +147,21 @@ def test_the_delay_stops_growing_at_an_hour():
     assert left == 3600
 
 
+def test_an_hour_without_a_wrong_pin_forgets_the_old_ones():
+    clock = Clock()
+    guard = PinGuard(clock=clock)
+    for n in range(4):
+        guard.failed(str(n))
+    clock.now += 3601
+    guard.failed("x")  # the fifth, but an hour after the others
+    assert guard.table_lock().seconds_left == 0
+    for n in range(3):
+        guard.failed(str(n))
+    assert guard.table_lock().seconds_left == 0
+    guard.failed("y")  # five in a row again
+    assert guard.table_lock().seconds_left == 60
+
+
 def pin_app(table, clock):
     app = create_app({"SECRET_KEY": "t", "TESTING": True}, table=table)
     app.extensions["boardref.pin_guard"] = PinGuard(clock=clock)
@@ -210,28 +231,18 @@ def open_stream(port: int) -> socket.socket:
     return sock
 
 
-def wait_for(condition, timeout: float = 30.0) -> bool:
-    """Poll a condition until it holds (generous timeout: the machine may be busy)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
-
-
 def test_a_dropped_client_frees_its_slot_long_before_the_keep_alive(waitress_site):
     app, table, port = waitress_site
     first, second = open_stream(port), open_stream(port)
     assert app.extensions["boardref.sse_clients"] == 2
     first.close()
-    assert wait_for(lambda: app.extensions["boardref.sse_clients"] == 1)
-    assert wait_for(lambda: table.subscribers == 1)
+    assert wait_until(lambda: app.extensions["boardref.sse_clients"] == 1)
+    assert wait_until(lambda: table.subscribers == 1)
     third = open_stream(port)  # the freed slot is there for a reconnecting phone
     assert app.extensions["boardref.sse_clients"] == 2
     for sock in (second, third):
         sock.close()
-    assert wait_for(lambda: app.extensions["boardref.sse_clients"] == 0)
+    assert wait_until(lambda: app.extensions["boardref.sse_clients"] == 0)
 
 
 def test_a_stream_never_started_gives_its_slot_back(table):

@@ -537,7 +537,8 @@ def test_verdicts_inferences_and_descriptions_are_json():
     assert inference.kind == "legal"
     data = json.loads(json.dumps(inference.to_json()))
     assert data["move"]["to"] == "t13" and data["verdict"]["legal"] is True
-    assert {e["kind"] for e in data["verdict"]["effects"]} == {"capture"}
+    # the blue marble is still in hand: the capture, and a reminder to put it back (AGG-I.3)
+    assert {e["kind"] for e in data["verdict"]["effects"]} == {"capture", "reminder"}
     json.dumps(game.describe())
     json.dumps(game.outcome(game.replay(playout(game, seed=1)[1])).to_json())
 

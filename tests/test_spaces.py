@@ -84,7 +84,8 @@ def test_calibration_round_trips_through_json():
     _, cal = _calibrated(board, seed=3)
     again = Calibration.from_json(cal.to_json())
     assert again.board == cal.board and set(again.empty) == set(board.ids())
-    assert np.allclose(again.colour_lab("red"), cal.colour_lab("red"), atol=0.01)
+    assert np.allclose(again.colour_look("red"), cal.colour_look("red"), atol=0.01)
+    assert again.tints == pytest.approx(cal.tints, abs=1e-3)
 
 
 def test_hand_frame_is_flagged():

@@ -11,7 +11,7 @@ import pytest
 from rules.wording import space_names
 from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
 from tests.fake_table import FakeTable
-from tests.test_webui_browser import camera_frame
+from tests.test_webui_browser import camera_frame, roll_until_move
 from webui import create_app
 
 sync_api = require_browser()
@@ -39,15 +39,6 @@ def open_page(browser, url: str, viewport: dict, errors: list[str]):
     page.goto(url + "/")
     page.wait_for_selector('#live[data-state="up"]')
     return context, page
-
-
-def roll_until_move(table: FakeTable) -> dict:
-    for _ in range(200):
-        snap = table.snapshot()
-        if snap["phase"] == "move":
-            return snap
-        table.roll("button")
-    raise AssertionError("no move phase")
 
 
 def illegal_from_base(table: FakeTable) -> tuple[str, str, str]:
@@ -104,8 +95,6 @@ def test_an_illegal_ruling_is_drawn_on_the_board_in_players_words(browser, viewp
         assert off.get_attribute("data-space") == bad and back.get_attribute("data-space") == base
         assert off.text_content() == "take off" and back.text_content() == "put back"
         # in words players use, not space ids
-        where = page.inner_text("#banner .where")
-        assert where == f"From {names[base]} to {names[bad]}"
         assert "hole" in names[bad] and "t3" not in names[bad]
         fix = page.inner_text("#banner .fix")
         assert f"Move your marble from {names[bad]} back to {names[base]}" in fix
@@ -135,6 +124,9 @@ def test_a_legal_move_shows_as_an_arrow_and_labels_name_the_spaces(browser):
         arrow = page.locator("#board .ruling-arrow.legal")
         assert arrow.get_attribute("data-from") == move["frm"]
         assert arrow.get_attribute("data-to") == move["to"]
+        names = space_names(table.game.board, "aggravation")
+        where = page.inner_text("#banner .where")
+        assert where == f"From {names[move['frm']]} to {names[move['to']]}"
         assert page.locator("#board .id-label").count() == 0
         page.click("#labels")
         assert page.locator("#board .id-label").count() == len(table.game.board.spaces)

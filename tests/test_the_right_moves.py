@@ -578,6 +578,50 @@ def test_trm_i_2_promotion_ends_a_jump_series_unless_the_option_is_off():
     assert result.kind == "legal" and game.apply(state, result.move) == after
 
 
+def test_trm_i_2_off_a_piece_jumping_in_from_the_third_circle_jumps_on():
+    # The case: c1 > a1 used to stop whatever the option said, since an unpromoted
+    # piece may not go outward and may not turn in the inner circle. Off, the piece is
+    # promoted as it arrives and jumps on as a promoted piece: straight across the centre.
+    red, blue = ("c1",) + RED_FAR, ("b1", "a3") + BLUE_FAR
+    through = Jump(0, "red", ("c1", "a1", "b5"), ("b1", "a3"))
+    game = make()
+    state = position(game, red, blue)
+    assert {m.path for m in jumps_from(game, state, "c1")} == {("c1", "a1")}
+    verdict = game.explain(state, through)
+    assert not verdict.legal and cited(verdict) == {"TRM-I.2"}
+    game = make(promotion_ends_move=False)
+    state = position(game, red, blue)
+    assert {m.path for m in jumps_from(game, state, "c1")} == {("c1", "a1"), ("c1", "a1", "b5")}
+    after = game.apply(state, through)
+    assert ids_of(game, after.promoted) == {"b5"}
+    result = game.infer(state, game.placement(after))
+    assert result.kind == "legal" and result.move == through
+    (option,) = [o for o in game.option_specs if o.name == "promotion_ends_move"]
+    assert "outward" in option.help and "outward" in game.clause("TRM-I.2").text
+
+
+def test_trm_i_3_house_rule_skips_turn_where_paths_meet():
+    game = make(skip_turns=True)
+    assert game.clause("TRM-I.3").option == "skip_turns"
+    state = position(game, ("d1",) + RED_FAR, BLUE_FAR, ("d1",))
+    dests = destinations(game, state, "d1")
+    assert {"c2", "b2", "d3"} <= dests  # d1 > c1 > c2 turns at c1; > b1 > b2 at b1
+    skip = Step(0, "red", "d1", "b2", "skip")
+    assert skip in game.legal_moves(state) and "TRM-I.3" in cited(game.explain(state, skip))
+    result = game.infer(state, moved(game.placement(state), "d1", "b2"))
+    assert result.kind == "legal" and result.move == skip
+    # never through a piece, and never turning in the inner circle (TRM-3.5)
+    walled = position(game, *walled_sides(), ("b1",))
+    assert destinations(game, walled, "b1") == {"a1", "a3"}
+    assert cited(game.explain(walled, Step(0, "red", "b1", "a2", "skip"))) == {"TRM-3.3"}
+    turning = make(skip_turns=True, turn_on_inner_spaces=True)
+    assert {"a2", "a4"} <= destinations(turning, position(turning, *walled_sides(), ("b1",)), "b1")
+
+
+def walled_sides() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return ("b1",) + RED_FAR, ("b2", "b8", "c1", "b5") + BLUE_FAR
+
+
 def test_trm_i_3_skips_do_not_turn():
     game = make()
     state = position(game, ("d1",) + RED_FAR, BLUE_FAR, ("d1",))
@@ -734,6 +778,7 @@ def test_random_games_keep_the_invariants(seed, players, must_jump, centre_paths
         centre_paths=centre_paths,
         promotion_ends_move=stop,
         turn_on_inner_spaces=bool(seed % 2),
+        skip_turns=seed % 3 == 0,
     )
     rng = random.Random(seed)
     state = game.initial_state()

@@ -3,8 +3,9 @@ never a 500, and a refused request never changes the game."""
 
 import json
 import re
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -132,10 +133,18 @@ header_text = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size
     lambda s: s.encode("utf-8").decode("latin-1")
 )  # what arrives when a phone sends UTF-8
 path_text = st.text(max_size=20).map(lambda s: quote(s, safe="") or "x")
-nested = st.builds(
-    lambda opener, n: opener * n, st.sampled_from(["[", "{", '{"a":']), st.integers(1, 1200)
+nested = st.builds(  # just past our limit (32) and past Python's recursion limit (~1000)
+    lambda opener, n: opener * n,
+    st.sampled_from(["[", "{", '{"a":']),
+    st.sampled_from([1, 33, 1200, 3000]) | st.integers(1, 3000),
 )
+form_bodies = st.dictionaries(  # what a page's form sends: fields of text, JSON in some
+    st.sampled_from(["game", "players", "options", "mode", "name", "hand", "csrf_token", "pin"]),
+    st.text(max_size=12) | nested | bodies.map(json.dumps),
+    max_size=4,
+).map(lambda form: urlencode(form).encode())
 raw_bodies = st.one_of(
+    form_bodies,
     st.binary(max_size=200),
     nested,
     st.just(""),
@@ -217,3 +226,56 @@ def test_every_route_answers_anything_without_a_500(req):
         r.close()
     if table.game.outcome(table.state) is not None or table.game.name != game:
         table.new_game(game, 4 if game == "aggravation" else 2, {})
+
+
+FIELDS = ["game", "players", "options", "mode", "move", "from", "to", "route", "name", "image",
+          "points", "identities", "hand", "stay", "winner", "hands"]  # fmt: skip
+POSTS = sorted({rule for rule, method in ROUTES if method == "POST"})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    game=st.sampled_from(sorted(FUZZ_APPS)),
+    rule=st.sampled_from(POSTS),
+    fields=st.dictionaries(st.sampled_from(FIELDS), values | nested | st.text(max_size=10)),
+    as_form=st.booleans(),
+)
+def test_every_post_route_takes_any_fields_as_json_or_a_form(game, rule, fields, as_form):
+    """Past the CSRF and PIN checks, with the field names the views read: any values, sent
+    as JSON or as a form (a form's values are text, JSON inside some), are never a 5xx."""
+    app, table = FUZZ_APPS[game], TABLE if game == "aggravation" else PB_TABLE
+    tokens = [s.token for s in table.seats] or ["x"]
+    path = rule.replace("<token>", tokens[0]).replace("<int:seat>", "0")
+    client = app.test_client()
+    csrf = client.get("/api/csrf").get_json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "X-Table-PIN": PIN}
+    if as_form:
+        form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()}
+        r = client.post(path, data=form, headers=headers)
+    else:
+        r = client.post(path, json=fields, headers=headers)
+    assert r.status_code < 500, (path, fields, r.get_data()[:300])
+    if table.game.outcome(table.state) is not None or table.game.name != game:
+        table.new_game(game, 4 if game == "aggravation" else 2, {})
+
+
+@pytest.mark.parametrize("game", sorted(FUZZ_APPS))
+def test_every_post_route_and_field_takes_deep_nesting(game):
+    """Every POST route, every field a view reads, nested past every limit, as a form field
+    and in a JSON body: a 4xx or a 2xx, never a 5xx (a form's "options" once was a 500)."""
+    app, table = FUZZ_APPS[game], TABLE if game == "aggravation" else PB_TABLE
+    client = app.test_client()
+    csrf = client.get("/api/csrf").get_json()["csrf_token"]
+    headers = {"X-CSRF-Token": csrf, "X-Table-PIN": PIN}
+    seen = []
+    for rule in POSTS:
+        tokens = [s.token for s in table.seats] or ["x"]
+        path = rule.replace("<token>", tokens[0]).replace("<int:seat>", "0")
+        for field in FIELDS:
+            deep = "[" * 1200  # past our limit of 32 and past Python's recursion limit
+            form = client.post(path, data={field: deep}, headers=headers)
+            body = client.post(path, json={field: deep}, headers=headers)
+            seen += [(path, field, form.status_code), (path, field, body.status_code)]
+        if table.game.outcome(table.state) is not None or table.game.name != game:
+            table.new_game(game, 4 if game == "aggravation" else 2, {})
+    assert [s for s in seen if s[2] >= 500] == []

@@ -85,3 +85,10 @@ def test_fix_sentence_speaks_to_the_player_who_moved():
         "take the blue marble off the hole just after red's START"
     )
     assert fix_sentence([], n) == "put the board back as it was"
+
+
+def test_a_two_player_manipulation_names_the_colours_printed_on_the_board():
+    """Player 1 plays red and green: green's Starting Position is still green's."""
+    n = names("manipulation", players=2)
+    assert n["o25"] == "green's Starting Position"
+    assert n["o31"] == "the Beast between green and blue"

@@ -215,3 +215,105 @@ def _run(
         "mistakes": mistakes,
         "missed_hands": missed_hands,
     }
+
+
+def evaluate_photos(
+    boards: Sequence[Board],
+    table_factory: Callable,
+    frames_per_board: int,
+    seed: int = 0,
+    *,
+    calibrated: bool = False,
+    start_placements: dict[str, dict[str, str]] | None = None,
+    config: VisionConfig = DEFAULT_CONFIG,
+) -> dict:
+    """Read random placements on photo-like tables, one new table (light, lens, tokens) per
+    frame. Each photo alone (`calibrated=False`: as `boardref vision read` does), or after the
+    appliance's calibration from the starting position on the same table.
+
+    Figures: spaces right, tokens read, unclear, confidently wrong, boards perfect, ms per
+    frame (board reading: locate + spaces + hand), per board and over all.
+    """
+    starts = start_placements or {}
+    rng = np.random.default_rng([seed, 0x57E55])
+    total = _PhotoCount()
+    per_board = {}
+    for b_index, board in enumerate(boards):
+        count = _PhotoCount()
+        colours = candidate_colours(board)
+        for k in range(frames_per_board):
+            table = table_factory(board, int(seed) * 10_000 + b_index * 1000 + k)
+            cal = None
+            if calibrated:
+                start = starts.get(board.name) or calibration_placement(board)
+                try:
+                    cal = calibrate(board, [(table.render(start, hand=False)[0], start)], config)
+                except ValueError:
+                    count.calibration_refused += 1
+            density = rng.uniform(0.05, 0.5)
+            placement = {
+                s.id: colours[int(rng.integers(len(colours)))]
+                for s in board.spaces
+                if rng.random() < density
+            }
+            frame, truth = table.render(placement)  # a hand now and then, as the table says
+            obs = observe(frame, [board], cal, None, None, config)
+            count.add(board, obs, truth.placement)
+            count.n["hand_frames"] += bool(truth.hand)
+            count.n["hand_flagged"] += bool(truth.hand and obs.hand)
+        per_board[board.name] = count.figures()
+        total.merge(count)
+    return {**total.figures(), "per_board": per_board}
+
+
+class _PhotoCount:
+    """Tallies of one reading run."""
+
+    def __init__(self) -> None:
+        self.n = dict(spaces=0, right=0, unclear=0, wrong=0, tokens=0, tokens_read=0,
+                      frames=0, perfect=0, unlocated=0, hand_frames=0, hand_flagged=0)  # fmt: skip
+        self.calibration_refused = 0
+        self.ms: list[float] = []
+
+    def add(self, board: Board, obs, truth: dict[str, str]) -> None:
+        n = self.n
+        n["frames"] += 1
+        if obs.game is None:
+            n["unlocated"] += 1
+        else:
+            self.ms.append(sum(obs.timings_ms.get(s, 0.0) for s in ("locate", "spaces", "hand")))
+        perfect = obs.game is not None
+        for space in board.spaces:
+            read = obs.spaces.get(space.id, (UNKNOWN, 0.0))[0]
+            want = truth.get(space.id)
+            n["spaces"] += 1
+            n["tokens"] += want is not None
+            if read == want:
+                n["right"] += 1
+                n["tokens_read"] += want is not None
+            else:
+                perfect = False
+                n["unclear" if read == UNKNOWN else "wrong"] += 1
+        n["perfect"] += perfect
+
+    def merge(self, other: _PhotoCount) -> None:
+        for key, value in other.n.items():
+            self.n[key] += value
+        self.calibration_refused += other.calibration_refused
+        self.ms += other.ms
+
+    def figures(self) -> dict:
+        n = self.n
+        return {
+            "frames": n["frames"],
+            "space_accuracy": round(n["right"] / max(1, n["spaces"]), 4),
+            "tokens_read": round(n["tokens_read"] / max(1, n["tokens"]), 4),
+            "unclear_rate": round(n["unclear"] / max(1, n["spaces"]), 4),
+            "confident_wrong_spaces": n["wrong"],
+            "boards_perfect": round(n["perfect"] / max(1, n["frames"]), 4),
+            "unlocated_frames": n["unlocated"],
+            "hand_frames": n["hand_frames"],
+            "hand_frames_flagged": n["hand_flagged"],
+            "calibration_refused": self.calibration_refused,
+            "ms_per_frame": round(float(np.mean(self.ms)), 2) if self.ms else None,
+        }

@@ -12,63 +12,69 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from rules.geometry import Board
 from rules.palette import PALETTE
 
-# boardref's printed holes are a neutral mid-grey (hardware.artwork.HOLE_BGR = 112): without a
-# learned calibration an empty space is expected to look like that.
-DEFAULT_EMPTY_BGR = (112, 112, 112)
+
+def palette_look(colour: str) -> tuple[float, float, float]:
+    """(hue degrees, chroma, brightness) of a palette colour on white paper: the reader's
+    prior for a token of that colour (`vision.tokens.chroma_planes` measures the same)."""
+    r, g, b = (c / 255.0 for c in PALETTE[colour].rgb)
+    light = (r + g + b) / 3.0
+    cx = (r - 0.5 * (g + b)) / max(light, 0.03)
+    cy = 0.8660254 * (g - b) / max(light, 0.03)
+    return (float(np.degrees(np.arctan2(cy, cx)) % 360.0), float(np.hypot(cx, cy)), light)
 
 
-def _lab_of_bgr(bgr) -> tuple[float, float, float]:
-    px = np.array([[bgr]], np.float32) / 255.0
-    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0]
-    return (float(lab[0]), float(lab[1]), float(lab[2]))
-
-
-def palette_lab(colour: str) -> tuple[float, float, float]:
-    r, g, b = PALETTE[colour].rgb
-    return _lab_of_bgr((b, g, r))
+DEFAULT_EMPTY = (0.0, 0.0, 0.47)  # a printed hole: grey, about half as bright as the paper
+Look = tuple[float, float, float]
 
 
 @dataclass
 class Calibration:
-    """Per-space empty references and per-colour token references (normalised LAB)."""
+    """What this table's empty spaces and tokens look like, in the reader's measures.
+
+    `empty`: each space's centre when empty (chroma x, chroma y, brightness; paper = 1);
+    `tints`: the chroma an empty owned space shows in its seat's hue (its printed tint);
+    `colours`: each token colour's (hue, chroma, brightness) as the real tokens show it.
+    """
 
     board: str
-    empty: dict[str, tuple[float, float, float]] = field(default_factory=dict)
-    colours: dict[str, tuple[float, float, float]] = field(default_factory=dict)
-    default_empty: tuple[float, float, float] = field(
-        default_factory=lambda: _lab_of_bgr(DEFAULT_EMPTY_BGR)
-    )
-    # spaces never seen empty: their empty reference is borrowed from similar spaces
+    empty: dict[str, Look] = field(default_factory=dict)
+    colours: dict[str, Look] = field(default_factory=dict)
+    tints: dict[str, float] = field(default_factory=dict)
+    default_empty: Look = DEFAULT_EMPTY
+    # spaces never seen empty: their empty look is borrowed from similar spaces
     borrowed: set[str] = field(default_factory=set)
     # a small top view of the board (vision.hand.rectify) for spotting hands; not in to_json
     top_view: np.ndarray | None = field(default=None, repr=False, compare=False)
 
-    def empty_lab(self, space_id: str) -> tuple[float, float, float]:
+    def empty_look(self, space_id: str) -> Look:
         return self.empty.get(space_id, self.default_empty)
+
+    def empty_tint(self, space_id: str) -> float | None:
+        return self.tints.get(space_id)
 
     def learned_empty(self, space_id: str) -> bool:
         """Whether this space's empty appearance was seen (not borrowed or defaulted)."""
         return space_id in self.empty and space_id not in self.borrowed
 
-    def colour_lab(self, colour: str) -> tuple[float, float, float]:
+    def colour_look(self, colour: str) -> Look:
         if colour in self.colours:
             return self.colours[colour]
-        return palette_lab(colour)
+        return palette_look(colour)
 
     def to_json(self) -> dict:
         def r(v):
-            return [round(float(x), 2) for x in v]
+            return [round(float(x), 4) for x in v]
 
         return {
             "board": self.board,
             "empty": {k: r(v) for k, v in self.empty.items()},
             "colours": {k: r(v) for k, v in self.colours.items()},
+            "tints": {k: round(float(v), 4) for k, v in self.tints.items()},
             "default_empty": r(self.default_empty),
             "borrowed": sorted(self.borrowed),
         }
@@ -82,44 +88,75 @@ class Calibration:
             board=str(data["board"]),
             empty={k: t(v) for k, v in data.get("empty", {}).items()},
             colours={k: t(v) for k, v in data.get("colours", {}).items()},
-            default_empty=t(data.get("default_empty", _lab_of_bgr(DEFAULT_EMPTY_BGR))),
+            tints={k: float(v) for k, v in data.get("tints", {}).items()},
+            default_empty=t(data.get("default_empty", DEFAULT_EMPTY)),
             borrowed=set(data.get("borrowed", ())),
         )
 
 
 def default_calibration(board: Board) -> Calibration:
-    """No learning: grey empty holes and the palette's nominal token colours."""
+    """No learning: grey holes and the palette's nominal token colours."""
     return Calibration(board.name)
 
 
-def _check_consistent(board: Board, empty_samples: dict, colour_samples: dict) -> None:
-    """Refuse to learn from a frame that does not show the placement it was given."""
-    from vision.spaces import candidate_colours, lab_distance
+def _colour_peak(looks, i: int, colour: str) -> Look | None:
+    """The strongest own peak of space i within 45 degrees of the colour's palette hue."""
+    from vision.tokens import HUE_CENTRES
 
-    empties = [v for vals in empty_samples.values() for v in vals]
-    empty_med = np.median(empties, 0) if empties else None
-    for colour, vals in colour_samples.items():
-        vals = np.array(vals, np.float32)
-        med = np.median(vals, 0)
-        stray = lab_distance(vals, med) > 20.0
-        if stray.mean() > 0.2:
+    hue = palette_look(colour)[0]
+    near = np.abs((HUE_CENTRES - hue + 180.0) % 360.0 - 180.0) <= 45.0
+    values = np.where(near, looks.peaks[i], 0.0)
+    j = int(np.argmax(values))
+    if values[j] <= 0.0:
+        return None
+    return (float(HUE_CENTRES[j]), float(values[j]), float(looks.peak_light[i, j]))
+
+
+def _check_tokens(board: Board, colour: str, seen: list[Look | None], centres: list) -> None:
+    """Refuse to learn from a frame that does not show the placement it was given."""
+    if palette_look(colour)[1] < 0.3:  # white, black: judged by brightness at the centre
+        lights = np.array([c[2] for c in centres])
+        want = palette_look(colour)[2]
+        if np.mean(np.abs(np.log(np.maximum(lights, 1e-3) / want)) < 0.5) < 0.8:
             raise ValueError(
-                f"calibration for {board.name!r}: {int(stray.sum())} of {len(vals)} {colour} "
-                "tokens do not look alike; is the board set up as expected?"
-            )
-        nominal = np.array(palette_lab(colour), np.float32)
-        d_nominal = float(lab_distance(med, nominal))
-        if empty_med is not None and float(lab_distance(med, empty_med)) < d_nominal:
-            raise ValueError(
-                f"calibration for {board.name!r}: the {colour} tokens look like empty spaces; "
+                f"calibration for {board.name!r}: the {colour} tokens do not look {colour}; "
                 "is the board set up as expected?"
             )
-        for other in candidate_colours(board):
-            if other != colour and lab_distance(med, np.array(palette_lab(other))) < d_nominal:
-                raise ValueError(
-                    f"calibration for {board.name!r}: the {colour} tokens look {other}; "
-                    "is the board set up as expected?"
-                )
+        return
+    strong = [p for p in seen if p is not None and p[1] >= 0.3]
+    if len(strong) < 0.8 * len(seen):
+        raise ValueError(
+            f"calibration for {board.name!r}: {len(seen) - len(strong)} of {len(seen)} "
+            f"{colour} tokens are not seen as {colour}; is the board set up as expected?"
+        )
+
+
+def _check_stand_out(board: Board, colour: str, seen: list, tint_seen: dict) -> None:
+    """Tokens on spaces printed in their own colour must stand out from that print: else the
+    frame shows empty tinted holes, not the placement it was given."""
+    if palette_look(colour)[1] < 0.3:
+        return
+    seats = {i for i, c in enumerate(board.seat_colours) if c == colour}
+    tints = [v for sid, vals in tint_seen.items() if board.space(sid).owner in seats for v in vals]
+    strengths = [p[1] if p is not None else 0.0 for p in seen]
+    floor = float(np.median(tints)) + 0.2 if tints else 0.6
+    if float(np.median(strengths)) < floor:
+        raise ValueError(
+            f"calibration for {board.name!r}: the {colour} tokens do not stand out from the "
+            f"board's {colour} print; is the board set up as expected?"
+        )
+
+
+def _owner_tint(looks, board: Board, i: int) -> float | None:
+    """The chroma an owned space shows in its seat's hue (None for a space nobody owns)."""
+    owner = board.spaces[i].owner
+    if owner is None or owner >= len(board.seat_colours):
+        return None
+    colour = board.seat_colours[owner]
+    if colour not in PALETTE or palette_look(colour)[1] < 0.3:
+        return None
+    peak = _colour_peak(looks, i, colour)
+    return 0.0 if peak is None else peak[1]
 
 
 def calibrate(
@@ -131,9 +168,9 @@ def calibrate(
     """Learn a Calibration from frames with known placements: [(frame, placement), ...].
 
     `placement` holds the occupied spaces ({} for the empty board). Raises ValueError when a
-    frame does not show this board. Spaces never seen empty borrow the median empty reference
-    of spaces of the same kind and owner, then of the same owner (a seat's printed colour),
-    then (unowned spaces) of the same kind, then of the whole board.
+    frame does not show this board, or not the placement it was given. Spaces never seen
+    empty borrow the median look of spaces of the same kind and owner, then of the same owner
+    (a seat's printed tint), then (unowned spaces) of the same kind, then of the whole board.
     """
     from vision.config import DEFAULT_CONFIG
     from vision.hand import rectify
@@ -141,55 +178,82 @@ def calibrate(
     from vision.spaces import sample_spaces
 
     config = config or DEFAULT_CONFIG
-    empty_samples: dict[str, list[np.ndarray]] = defaultdict(list)
-    colour_samples: dict[str, list[np.ndarray]] = defaultdict(list)
+    empty_seen: dict[str, list] = defaultdict(list)
+    tint_seen: dict[str, list] = defaultdict(list)
+    colour_seen: dict[str, list] = defaultdict(list)
+    centres_seen: dict[str, list] = defaultdict(list)
     tops: list[np.ndarray] = []
     for k, (frame, placement) in enumerate(views):
         last = homographies[k] if homographies else None
         loc = locate(config, frame, [board], last_homography=last)
         if loc is None:
             raise ValueError(f"calibration frame {k}: board {board.name!r} not found")
-        samples = sample_spaces(config, frame, board, loc.homography, loc.markers)
+        looks = sample_spaces(config, frame, board, loc.homography, loc.markers)
         tops.append(rectify(config, frame, board, loc.homography))
-        for i, sid in enumerate(samples.ids):
-            if not samples.valid[i]:
+        for i, sid in enumerate(looks.ids):
+            if not looks.valid[i]:
                 continue
             colour = placement.get(sid)
             if colour is None:
-                empty_samples[sid].append(samples.lab[i])
+                empty_seen[sid].append(looks.centre[i])
+                tint = _owner_tint(looks, board, i)
+                if tint is not None:
+                    tint_seen[sid].append(tint)
             elif colour in PALETTE:
-                colour_samples[colour].append(samples.lab[i])
+                colour_seen[colour].append(_colour_peak(looks, i, colour))
+                centres_seen[colour].append(looks.centre[i])
+    for colour, seen in colour_seen.items():
+        _check_tokens(board, colour, seen, centres_seen[colour])
+        _check_stand_out(board, colour, seen, tint_seen)
     cal = Calibration(board.name)
-    _check_consistent(board, empty_samples, colour_samples)
     if tops:
         cal.top_view = np.median(np.stack(tops), 0).astype(np.uint8)
-    for sid, vals in empty_samples.items():
+    for sid, vals in empty_seen.items():
         cal.empty[sid] = tuple(float(x) for x in np.median(vals, 0))
-    for colour, vals in colour_samples.items():
-        cal.colours[colour] = tuple(float(x) for x in np.median(vals, 0))
-    if cal.empty:
-        groups: dict[tuple, list] = defaultdict(list)
-        owners: dict[int, list] = defaultdict(list)
-        kinds: dict[str, list] = defaultdict(list)
-        for s in board.spaces:
-            if s.id in cal.empty:
-                groups[(s.kind, s.owner)].append(cal.empty[s.id])
-                if s.owner is not None:
-                    owners[s.owner].append(cal.empty[s.id])
-                kinds[s.kind].append(cal.empty[s.id])
-        everything = list(cal.empty.values())
-        for s in board.spaces:
-            if s.id not in cal.empty:
-                pool = (
-                    groups.get((s.kind, s.owner))
-                    or (owners.get(s.owner) if s.owner is not None else None)
-                    or (kinds.get(s.kind) if s.owner is None else None)
-                    or everything
-                )
-                cal.empty[s.id] = tuple(float(x) for x in np.median(pool, 0))
-                cal.borrowed.add(s.id)
-        cal.default_empty = tuple(float(x) for x in np.median(everything, 0))
+    for sid, vals in tint_seen.items():
+        cal.tints[sid] = float(np.median(vals))
+    for colour, seen in colour_seen.items():
+        if palette_look(colour)[1] < 0.3:
+            light = float(np.median([c[2] for c in centres_seen[colour]]))
+            cal.colours[colour] = (0.0, 0.0, light)
+            continue
+        peaks = np.array([p for p in seen if p is not None])
+        hue = float(np.degrees(np.angle(np.mean(np.exp(1j * np.radians(peaks[:, 0]))))) % 360)
+        cal.colours[colour] = (hue, float(np.median(peaks[:, 1])), float(np.median(peaks[:, 2])))
+    _borrow(board, cal)
     return cal
+
+
+def _borrow(board: Board, cal: Calibration) -> None:
+    """Spaces never seen empty take the median look of the most similar spaces seen empty."""
+    if not cal.empty:
+        return
+    groups: dict[tuple, list] = defaultdict(list)
+    owners: dict[int, list] = defaultdict(list)
+    kinds: dict[str, list] = defaultdict(list)
+    for s in board.spaces:
+        if s.id in cal.empty and s.id not in cal.borrowed:
+            entry = (cal.empty[s.id], cal.tints.get(s.id))
+            groups[(s.kind, s.owner)].append(entry)
+            if s.owner is not None:
+                owners[s.owner].append(entry)
+            kinds[s.kind].append(entry)
+    everything = [e for pool in groups.values() for e in pool]
+    for s in board.spaces:
+        if s.id in cal.empty and s.id not in cal.borrowed:
+            continue
+        pool = (
+            groups.get((s.kind, s.owner))
+            or (owners.get(s.owner) if s.owner is not None else None)
+            or (kinds.get(s.kind) if s.owner is None else None)
+            or everything
+        )
+        cal.empty[s.id] = tuple(float(x) for x in np.median([e[0] for e in pool], 0))
+        tints = [e[1] for e in pool if e[1] is not None]
+        if s.owner is not None and tints:
+            cal.tints[s.id] = float(np.median(tints))
+        cal.borrowed.add(s.id)
+    cal.default_empty = tuple(float(x) for x in np.median([e[0] for e in everything], 0))
 
 
 def refine(
@@ -203,39 +267,42 @@ def refine(
     rate: float = 0.25,
 ) -> Calibration:
     """Learn more from a frame whose placement is confirmed (a stable reading the referee
-    accepted): spaces seen empty for the first time get their own empty look, and every
-    reference moves `rate` of the way toward what this frame shows. Returns a new Calibration.
+    accepted): spaces seen empty for the first time get their own look, and every reference
+    moves `rate` of the way toward what this frame shows (a lamp drifting, a cloud). Returns
+    a new Calibration; the old one is untouched.
     """
     from vision.config import DEFAULT_CONFIG
     from vision.spaces import sample_spaces
 
     config = config or DEFAULT_CONFIG
-    samples = sample_spaces(config, frame, board, homography, markers_seen)
+    looks = sample_spaces(config, frame, board, homography, markers_seen)
     new = Calibration(
-        calibration.board,
-        dict(calibration.empty),
-        dict(calibration.colours),
-        calibration.default_empty,
-        set(calibration.borrowed),
+        calibration.board, dict(calibration.empty), dict(calibration.colours),
+        dict(calibration.tints), calibration.default_empty, set(calibration.borrowed),
         calibration.top_view,
-    )
-    by_colour: dict[str, list[np.ndarray]] = defaultdict(list)
-    for i, sid in enumerate(samples.ids):
-        if not samples.valid[i]:
+    )  # fmt: skip
+    by_colour: dict[str, list] = defaultdict(list)
+    for i, sid in enumerate(looks.ids):
+        if not looks.valid[i]:
             continue
-        seen = samples.lab[i].astype(float)
         colour = placement.get(sid)
         if colour is None:
-            if sid in new.borrowed or sid not in new.empty:
-                new.empty[sid] = tuple(float(x) for x in seen)
-                new.borrowed.discard(sid)
-            else:
-                old = np.array(new.empty[sid])
-                new.empty[sid] = tuple(float(x) for x in old + rate * (seen - old))
-        elif colour in PALETTE:
-            by_colour[colour].append(seen)
-    for colour, vals in by_colour.items():
-        med = np.median(vals, 0)
-        old = np.array(new.colour_lab(colour)) if colour in new.colours else med
-        new.colours[colour] = tuple(float(x) for x in old + rate * (med - old))
+            seen = np.asarray(looks.centre[i], np.float64)
+            tint = _owner_tint(looks, board, i)
+            fresh = sid in new.borrowed or sid not in new.empty
+            old = seen if fresh else np.asarray(new.empty[sid])
+            new.empty[sid] = tuple(float(x) for x in old + rate * (seen - old))
+            if tint is not None:
+                old_tint = tint if fresh or sid not in new.tints else new.tints[sid]
+                new.tints[sid] = float(old_tint + rate * (tint - old_tint))
+            new.borrowed.discard(sid)
+        elif colour in PALETTE and palette_look(colour)[1] >= 0.3:
+            peak = _colour_peak(looks, i, colour)
+            if peak is not None:
+                by_colour[colour].append(peak)
+    for colour, peaks in by_colour.items():
+        arr = np.array(peaks)
+        old = np.asarray(new.colour_look(colour), np.float64)
+        seen = np.array([old[0], np.median(arr[:, 1]), np.median(arr[:, 2])])
+        new.colours[colour] = tuple(float(x) for x in old + rate * (seen - old))
     return new

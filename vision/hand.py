@@ -25,6 +25,21 @@ class HandResult:
     hand: bool
     area_fraction: float  # largest foreign blob / board area
     method: str  # "reference" or "skin"
+    blob: np.ndarray | None = None  # the foreign blobs in the small top view (255), if any
+
+    def covers(self, board: Board, config: VisionConfig, margin_mm: float) -> set[str]:
+        """The spaces under (or within `margin_mm` of) the foreign blobs."""
+        if not self.hand or self.blob is None:
+            return set()
+        s = board_scale(board, config)
+        grow = 2 * max(1, round(margin_mm * s)) + 1
+        near = cv2.dilate(self.blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+        h, w = near.shape
+        return {
+            sp.id
+            for sp in board.spaces
+            if near[min(h - 1, max(0, round(sp.y * s))), min(w - 1, max(0, round(sp.x * s)))]
+        }
 
 
 def board_scale(board: Board, config: VisionConfig) -> float:
@@ -64,10 +79,11 @@ def _static_mask(board: Board, hand_px: int) -> np.ndarray:
     return mask
 
 
-def _largest_blob(mask: np.ndarray) -> int:
+def _largest_blob(mask: np.ndarray) -> tuple[int, np.ndarray]:
+    """The largest blob's area, and the cleaned mask of all blobs."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+    return (int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0), mask
 
 
 def _balanced(top: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -97,13 +113,15 @@ def detect_hand(
         d = cv2.absdiff(bal, ref)
         diff = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
         foreign = cv2.bitwise_and((diff > config.hand_diff).view(np.uint8) * 255, mask)
-        area = _largest_blob(foreign) / total
-        return HandResult(area >= config.hand_min_area, area, "reference")
+        largest, blob = _largest_blob(foreign)
+        area = largest / total
+        return HandResult(area >= config.hand_min_area, area, "reference", blob)
     lab = cv2.cvtColor(np.clip(bal * (0.9 / 255.0), 0, 1).astype(np.float32), cv2.COLOR_BGR2LAB)
     L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     chroma = np.hypot(a, b)
     hue = np.degrees(np.arctan2(b, a))
     skin = (L > 15) & (L < 92) & (chroma > 9) & (chroma < 50) & (hue > 25) & (hue < 80)
     skin &= mask > 0
-    area = _largest_blob(skin.astype(np.uint8) * 255) / total
-    return HandResult(area >= config.hand_min_area, area, "skin")
+    largest, blob = _largest_blob(skin.astype(np.uint8) * 255)
+    area = largest / total
+    return HandResult(area >= config.hand_min_area, area, "skin", blob)

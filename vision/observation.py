@@ -16,7 +16,6 @@ from rules.geometry import Board
 from rules.palette import UNKNOWN
 from vision.calibrate import Calibration
 from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
-from vision.contest import check_halves
 from vision.hand import detect_hand
 from vision.locate import locate
 from vision.spaces import classify_spaces, sample_spaces
@@ -81,11 +80,14 @@ def observe(
     t2 = time.perf_counter()
     samples = sample_spaces(config, frame, board, loc.homography, loc.markers)
     spaces = classify_spaces(config, samples, board, cal)
-    spaces = check_halves(config, frame, board, loc.homography, spaces, cal, loc.markers)
     t3 = time.perf_counter()
     timings["spaces"] = (t3 - t2) * 1e3
     ref = cal.top_view if cal is not None else None
-    hand = detect_hand(config, frame, board, loc.homography, ref).hand
+    seen_hand = detect_hand(config, frame, board, loc.homography, ref)
+    hand = seen_hand.hand
+    # what lies under a hand (or close beside it) is not read: a sleeve is no token
+    for sid in seen_hand.covers(board, config, margin_mm=2.0 * board.token_radius):
+        spaces[sid] = (UNKNOWN, 0.0)
     t4 = time.perf_counter()
     timings["hand"] = (t4 - t3) * 1e3
     placement = {sid: colour for sid, (colour, _) in spaces.items() if colour is not None}

@@ -1,88 +1,38 @@
-"""Read every space: sample a small disc at each space and classify it empty or a token colour.
+"""Read every space: empty, a token colour, two stands in a battle, or unclear.
 
-Sample points are laid out in board millimetres and mapped into the frame through the
-homography, so nothing is rectified. Colours are normalised per frame against the printed white
-quiet zone and black border of the markers seen (interpolated across the board), which cancels
-exposure, white balance and most of a lighting gradient, and then compared in CIE LAB with the
-calibration's references: each space's own empty appearance, and each token colour.
+`sample_spaces` measures every space's cell in the paper-normalised top view
+(`vision.topview`, `vision.tokens`); `classify_spaces` decides. A token is a chroma peak of
+its own in the cell, in the hue of one of the board's colours. Real tokens are not the
+palette's colours, so each colour owns a window of hues around its prototype (the palette's,
+or the calibration's) and the level that counts as a token is judged against the print under
+it: a plain hole is grey, so any clear colour there is a token; a hole printed in a seat's tint
+is compared with the other holes of that seat in the same photo (or with its own look in the
+calibration), so an empty tinted hole is never taken for a token of that colour, and a pale
+token is never taken for a tinted hole: what cannot be told apart is unclear.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-import cv2
 import numpy as np
 
 from rules.geometry import Board
 from rules.palette import PALETTE, UNKNOWN
-from vision.calibrate import Calibration, default_calibration
+from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
+from vision.contest import contest_mark
+from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
+from vision.topview import top_view
 
-L_WEIGHT = 0.7  # lightness matters less than hue: shading and lamps move it most
-
-
-@dataclass(frozen=True)
-class SpaceSamples:
-    """Per space (board order): the normalised colour and whether the disc was in view."""
-
-    ids: tuple[str, ...]
-    lab: np.ndarray  # (N, 3) float32 LAB of `bgr`, L in 0..100
-    valid: np.ndarray  # (N,) bool
-    bgr: np.ndarray | None = None  # (N, 3) float32 median colour, marker white = 1.0
+TOKEN_SURE = 0.5  # chroma of a clear token on a plain (grey) space
+TOKEN_FAINT = 0.3  # below this, no token colour on a plain space
+QUIET = 0.2  # at most this, surely no token on a plain space (print, JPEG colour bleeding)
+TINT_CAP = 0.65  # a printed tint is never more colourful than this
+ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
 
 
-@lru_cache(maxsize=32)
-def _sample_plan(board: Board, radius_frac: float, grid: int):
-    """Board-mm sample points: (N, P, 2) for spaces, and per marker white/black points."""
-    r = min(radius_frac * board.hole_radius, 0.6 * board.token_radius)
-    u = np.linspace(-1.0, 1.0, grid)
-    gx, gy = np.meshgrid(u, u)
-    keep = gx**2 + gy**2 <= 1.0 + 1e-9
-    offsets = np.stack([gx[keep], gy[keep]], 1) * r
-    centres = np.array([[s.x, s.y] for s in board.spaces], np.float64)
-    space_pts = centres[:, None, :] + offsets[None, :, :]
-    refs = {}
-    for marker_id, sq in board.marker_squares().items():
-        (x0, y0), _, (x1, y1), _ = sq
-        module = (x1 - x0) / 6.0
-        t = np.linspace(0.15, 0.85, 9)
-        white_d, black_d = 0.45 * module, 0.5 * module  # outside / inside the marker edge
-        white, black = [], []
-        for a in t:
-            xa, ya = x0 + a * (x1 - x0), y0 + a * (y1 - y0)
-            white += [
-                (xa, y0 - white_d),
-                (xa, y1 + white_d),
-                (x0 - white_d, ya),
-                (x1 + white_d, ya),
-            ]
-            black += [
-                (xa, y0 + black_d),
-                (xa, y1 - black_d),
-                (x0 + black_d, ya),
-                (x1 - black_d, ya),
-            ]
-        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-        refs[marker_id] = (np.array(white), np.array(black), np.array(centre))
-    return space_pts, refs
-
-
-def _gather(image: np.ndarray, pts_img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Nearest-pixel BGR values at image points (..., 2) and whether each is inside the frame."""
-    h, w = image.shape[:2]
-    xi = np.rint(pts_img[..., 0]).astype(np.int64)
-    yi = np.rint(pts_img[..., 1]).astype(np.int64)
-    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    xi = np.clip(xi, 0, w - 1)
-    yi = np.clip(yi, 0, h - 1)
-    return image[yi, xi].astype(np.float32), inside
-
-
-def _project(pts_mm: np.ndarray, to_image: np.ndarray) -> np.ndarray:
-    flat = pts_mm.reshape(-1, 1, 2).astype(np.float64)
-    return cv2.perspectiveTransform(flat, to_image).reshape(pts_mm.shape)
+SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
 
 
 def sample_spaces(
@@ -91,84 +41,12 @@ def sample_spaces(
     board: Board,
     homography: np.ndarray,
     markers_seen: tuple[int, ...] | None = None,
-) -> SpaceSamples:
-    """Normalised LAB colour at every space; `homography` maps image px -> board mm."""
+) -> SpaceLooks:
+    """Measure every space of `board` in `image` (homography: image px -> board mm)."""
     check_frame(image)
     if image.ndim != 3:
         raise ValueError("reading spaces needs a colour (BGR) frame")
-    to_image = np.linalg.inv(np.asarray(homography, np.float64))
-    space_pts, refs = _sample_plan(board, config.sample_radius, config.sample_grid)
-    n, p, _ = space_pts.shape
-    pix, inside = _gather(image, _project(space_pts, to_image))  # (N, P, 3), (N, P)
-    # white / black references per marker seen
-    use = [m for m in refs if markers_seen is None or m in markers_seen]
-    whites, blacks, centres = [], [], []
-    for marker_id in use:
-        white_mm, black_mm, centre = refs[marker_id]
-        wv, wi = _gather(image, _project(white_mm, to_image))
-        bv, bi = _gather(image, _project(black_mm, to_image))
-        if wi.mean() < 0.8 or bi.mean() < 0.8:
-            continue
-        wm, bm = np.median(wv[wi], 0), np.median(bv[bi], 0)
-        if np.min(wm - bm) < 25:  # not a clean marker (glare, shadow): unusable as reference
-            continue
-        whites.append(wm)
-        blacks.append(bm)
-        centres.append(centre)
-    centres_sp = space_pts.mean(1)
-    if whites:
-        c = np.array(centres)
-        d2 = ((centres_sp[:, None, :] - c[None, :, :]) ** 2).sum(-1) + 1.0
-        wts = 1.0 / d2
-        wts /= wts.sum(1, keepdims=True)
-        white = wts @ np.array(whites)  # (N, 3)
-        black = wts @ np.array(blacks)
-    else:  # no reference: assume a well exposed frame
-        white = np.full((n, 3), 255.0)
-        black = np.zeros((n, 3))
-    black = np.minimum(black, white - 25.0)
-    norm = (pix - black[:, None, :]) / (white - black)[:, None, :]
-    norm = np.clip(norm, 0.0, 1.0).astype(np.float32)
-    med = np.median(norm, axis=1).astype(np.float32)  # (N, 3)
-    valid = inside.mean(1) > 0.9
-    return SpaceSamples(board.ids(), bgr_to_lab(med), valid, med)
-
-
-def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
-    """(N, 3) float BGR in 0..1 -> (N, 3) float32 LAB."""
-    arr = np.ascontiguousarray(bgr, np.float32).reshape(-1, 1, 3)
-    return cv2.cvtColor(arr, cv2.COLOR_BGR2LAB).reshape(-1, 3)
-
-
-def lab_to_bgr(lab: np.ndarray) -> np.ndarray:
-    arr = np.ascontiguousarray(lab, np.float32).reshape(-1, 1, 3)
-    return cv2.cvtColor(arr, cv2.COLOR_LAB2BGR).reshape(-1, 3)
-
-
-def balance_to_calibration(
-    samples: SpaceSamples, cal: Calibration, empty_lab: np.ndarray
-) -> np.ndarray:
-    """LAB of the samples after a per-channel gain that makes the empty spaces match the
-    calibration again. The markers' white can clip under a bright lamp, so the marker
-    normalisation alone can leave a colour cast; most spaces are empty, so the median ratio
-    over spaces that look roughly like their empty reference measures that cast.
-    """
-    if samples.bgr is None:
-        return samples.lab
-    ref = np.maximum(lab_to_bgr(empty_lab), 0.02)
-    ratio = samples.bgr / ref
-    learned = np.array([cal.learned_empty(sid) for sid in samples.ids], bool)
-    pool = samples.valid & (learned if learned.sum() >= 8 else True)
-    gain = np.ones(3, np.float32)
-    for band in (0.4, 0.15):
-        r = ratio / gain
-        support = pool & np.all(np.abs(r - 1.0) < band, axis=1)
-        if support.sum() < max(6, 0.2 * len(ratio)):
-            return samples.lab if band == 0.4 else bgr_to_lab(samples.bgr / gain)
-        gain = gain * np.median(r[support], axis=0)
-    if np.all(np.abs(gain - 1.0) < 0.02):
-        return samples.lab
-    return bgr_to_lab(np.clip(samples.bgr / gain, 0.0, 1.0))
+    return look_at_spaces(top_view(image, board, homography), board)
 
 
 def candidate_colours(board: Board) -> tuple[str, ...]:
@@ -177,56 +55,252 @@ def candidate_colours(board: Board) -> tuple[str, ...]:
     return colours or tuple(PALETTE)
 
 
-def lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    d = a - b
-    return np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+def _angle(a: np.ndarray | float, b: float) -> np.ndarray:
+    return np.abs((np.asarray(a) - b + 180.0) % 360.0 - 180.0)
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """Which hue bins belong to which chromatic colour."""
+
+    colours: tuple[str, ...]
+    member: np.ndarray  # (K, HUE_BINS) bool
+    hues: np.ndarray  # (K,) degrees
+
+
+def _windows(colours: tuple[str, ...], cal: Calibration | None) -> _Windows:
+    looks = {c: (cal.colour_look(c) if cal else palette_look(c)) for c in colours}
+    chromatic = tuple(c for c in colours if looks[c][1] >= ACHROMATIC)
+    hues = np.array([looks[c][0] for c in chromatic], np.float64)
+    member = np.zeros((len(chromatic), HUE_BINS), bool)
+    for k, hue in enumerate(hues):
+        others = [_angle(h, hue) for j, h in enumerate(hues) if j != k]
+        half = min(45.0, (min(others) / 2 - 4.0) if others else 45.0)
+        member[k] = _angle(HUE_CENTRES, hue) <= half
+    return _Windows(chromatic, member, hues)
+
+
+def _conf(value: np.ndarray, zero: float, one: float) -> np.ndarray:
+    """0 at `zero`, 1 at `one` (either order), linear between."""
+    return np.clip((np.asarray(value, np.float64) - zero) / (one - zero), 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class _Bars:
+    """Per space, the levels of chroma in its owner's hue: at most `quiet` is surely no
+    token of that colour; `faint` to `full` is a token's confidence rising from 0 to 1."""
+
+    quiet: np.ndarray
+    faint: np.ndarray
+    full: np.ndarray
+
+
+def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
+               cal: Calibration | None, token_level: np.ndarray) -> _Bars:  # fmt: skip
+    """Where a space is printed in its seat's tint, a token of that colour must stand out
+    from the tint. The tint is known from the calibration where it saw the space empty; else
+    it is judged from the photo itself: the spaces of one seat are printed alike, so their
+    chroma falls in two groups, empty and occupied, or in one group only: then the same
+    colour's tokens elsewhere on the board (`token_level`) say whether the group is far below
+    them (all tints) or level with them and stronger than any tint (all tokens); otherwise
+    only the faintest (surely empty) and the strongest (surely tokens) can be told."""
+    n = len(board.spaces)
+    quiet = np.full(n, QUIET)
+    faint = np.full(n, TOKEN_FAINT)
+    full = np.full(n, TOKEN_SURE)
+    for owner in {s.owner for s in board.spaces if s.owner is not None}:
+        if owner >= len(board.seat_colours) or board.seat_colours[owner] not in win.colours:
+            continue
+        k = win.colours.index(board.seat_colours[owner])
+        idx = np.array([i for i, s in enumerate(board.spaces) if s.owner == owner])
+        learned = [cal.empty_tint(board.spaces[i].id) if cal else None for i in idx]
+        colour = board.seat_colours[owner]
+        if cal is not None and colour in cal.colours:  # a tint never seen: well under the token
+            assumed = 0.55 * cal.colours[colour][1]
+            learned = [assumed if v is None else v for v in learned]
+        if all(v is not None for v in learned):
+            level = np.minimum(np.array(learned, np.float64), TINT_CAP)
+            quiet[idx], faint[idx] = level + 0.1, level + 0.15
+            full[idx] = np.maximum(level + 0.3, TOKEN_SURE)
+            continue
+        vals = strength[idx, k]
+        others = np.delete(strength[idx], k, axis=1).max(1) if len(win.colours) > 1 else 0 * vals
+        # holes covered by another colour, or not seen, say nothing about the tint
+        order = np.sort(vals[(vals >= 0.15) & (others < TOKEN_FAINT)])
+        if len(order) == 0:
+            continue
+        gaps = np.diff(order)
+        if len(order) >= 2 and gaps.max() >= 0.2 and order[int(np.argmax(gaps))] <= TINT_CAP:
+            top = float(order[int(np.argmax(gaps))])  # the strongest tint that is empty
+            quiet[idx], faint[idx], full[idx] = top + 0.05, top + 0.08, top + 0.18
+            continue
+        tokens_elsewhere = float(token_level[k])
+        if order[-1] <= min(0.55 * tokens_elsewhere, TINT_CAP):  # nan compares False
+            top = float(order[-1])
+            quiet[idx], faint[idx], full[idx] = top + 0.05, top + 0.1, top + 0.2
+            continue
+        if order[0] > TINT_CAP and order[0] >= 0.75 * tokens_elsewhere:
+            full[idx] = max(TOKEN_SURE, float(order[0]) - 0.02)
+            faint[idx] = full[idx] - 0.1
+            continue
+        level = min(float(np.median(order)), TINT_CAP)
+        quiet[idx] = min(float(order[0]) + 0.03, TINT_CAP)
+        full[idx] = max(TOKEN_SURE, level + 0.35)
+        faint[idx] = full[idx] - 0.15
+    return _Bars(quiet, faint, full)
+
+
+def _token_levels(strength: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
+    """Per colour, the chroma of its clear tokens on spaces not printed in it (nan if fewer
+    than two): what a token of that colour looks like in this photo."""
+    levels = np.full(strength.shape[1], np.nan)
+    for k in range(strength.shape[1]):
+        others = np.delete(strength, k, axis=1).max(1) if strength.shape[1] > 1 else 0.0
+        clear = (owner_k != k) & (strength[:, k] >= TOKEN_SURE + 0.1) & (others < TOKEN_FAINT)
+        if clear.sum() >= 2:
+            levels[k] = float(np.median(strength[clear, k]))
+    return levels
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Per space, how sure each reading is (0..1): why a space reads as it does."""
+
+    colours: tuple[str, ...]  # the chromatic candidate colours, in `token` column order
+    token: np.ndarray  # (N, K) a token of that colour stands on the space
+    no_token: np.ndarray  # (N,) no colour where a token would be
+    quiet: np.ndarray  # (N,) no colour of no candidate, nothing too far off centre
+    hole_like: np.ndarray  # (N,) the centre is as bright as the empty print
+    plain: np.ndarray  # (N,) the centre is as grey (or as tinted) as the empty print
+    stray: np.ndarray  # (N,) chroma of colour that is no candidate's
+    light: np.ndarray  # (N,) brightness at the centre
+    centre_chroma: np.ndarray  # (N,)
+
+    @property
+    def empty(self) -> np.ndarray:
+        return np.minimum.reduce([self.no_token, self.quiet, self.hole_like, self.plain])
+
+
+def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> Evidence:
+    """The evidence for every reading of every space."""
+    win = _windows(candidate_colours(board), cal)
+    n, k_count = len(samples.ids), len(win.colours)
+    # strongest own peak per chromatic colour, and colour nobody owns
+    strength = np.zeros((n, k_count))
+    for k in range(k_count):
+        strength[:, k] = np.where(win.member[k][None, :], samples.peaks, 0.0).max(1)
+    claimed = win.member.any(0) if k_count else np.zeros(HUE_BINS, bool)
+    stray = np.where(~claimed[None, :], samples.peaks, 0.0).max(1)
+    owner_k = np.full(n, -1)
+    for i, s in enumerate(board.spaces):
+        if s.owner is not None and s.owner < len(board.seat_colours):
+            c = board.seat_colours[s.owner]
+            owner_k[i] = win.colours.index(c) if c in win.colours else -1
+    bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k))
+    # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
+    spread = np.zeros((n, k_count))
+    for k in range(k_count):
+        pick = np.where(win.member[k][None, :], samples.peaks, -1.0).argmax(1)
+        spread[:, k] = samples.spread[np.arange(n), pick]
+    token_sized = _conf(spread / np.maximum(strength, 1e-3), 0.55, 0.4)
+    # token confidence per colour: against the tint where the space is printed in that colour
+    faint = np.full((n, k_count), TOKEN_FAINT)
+    full = np.full((n, k_count), TOKEN_SURE)
+    quiet_at = np.full((n, k_count), QUIET)
+    owned = np.nonzero(owner_k >= 0)[0]
+    faint[owned, owner_k[owned]] = bars.faint[owned]
+    full[owned, owner_k[owned]] = bars.full[owned]
+    quiet_at[owned, owner_k[owned]] = bars.quiet[owned]
+    cx, cy, light = samples.centre[:, 0], samples.centre[:, 1], samples.centre[:, 2]
+    centre_chroma = np.hypot(cx, cy)
+    # an empty space shows its print at the centre: a hole, not paper, skin or a white token
+    empty_light = np.array([cal.empty_look(sid)[2] if cal else np.nan for sid in samples.ids])
+    known = ~np.isnan(empty_light)
+    off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
+    hole_like = np.where(
+        known,
+        _conf(off_light, 0.45, 0.3),
+        np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84)),
+    )
+    # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey
+    along = np.zeros(n)
+    tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
+    for i in np.nonzero(owner_k >= 0)[0]:
+        u = np.radians(win.hues[owner_k[i]])
+        along[i] = np.clip(cx[i] * np.cos(u) + cy[i] * np.sin(u), 0.0, tint_room[i])
+        along_vec = along[i] * np.array([np.cos(u), np.sin(u)])
+        cx_i, cy_i = cx[i] - along_vec[0], cy[i] - along_vec[1]
+        along[i] = np.hypot(cx_i, cy_i)
+    off_print = np.where(owner_k >= 0, along, np.hypot(cx, cy))
+    # no colour at all where a token would be: well under the faintest token, and under the
+    # tint in the seat's own hue
+    no_token = _conf(strength - quiet_at, 0.08, 0.0).min(1) if k_count else np.ones(n)
+    return Evidence(
+        colours=win.colours,
+        token=_conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0)),
+        no_token=no_token,
+        quiet=np.minimum(_conf(stray, 0.4, 0.28), _conf(samples.far, 0.4, 0.28)),
+        hole_like=hole_like,
+        plain=_conf(off_print, 0.32, 0.2),
+        stray=stray,
+        light=light,
+        centre_chroma=centre_chroma,
+    )
 
 
 def classify_spaces(
     config: VisionConfig,
-    samples: SpaceSamples,
+    samples: SpaceLooks,
     board: Board,
     calibration: Calibration | None = None,
 ) -> dict[str, tuple[str | None, float]]:
-    """space id -> (None for empty | colour name | UNKNOWN, confidence 0..1)."""
-    cal = calibration or default_calibration(board)
-    colours = candidate_colours(board)
-    empty = np.array([cal.empty_lab(sid) for sid in samples.ids], np.float32)  # (N, 3)
-    protos = np.array([cal.colour_lab(c) for c in colours], np.float32)  # (C, 3)
-    lab = samples.lab
-    if config.balance and calibration is not None:
-        lab = balance_to_calibration(samples, cal, empty)
-    d_empty = lab_distance(lab, empty)  # (N,)
-    d_col = lab_distance(lab[:, None, :], protos[None, :, :])  # (N, C)
-    d_all = np.concatenate([d_empty[:, None], d_col], 1)  # (N, 1 + C): 0 = empty
-    order = np.argsort(d_all, 1)
-    best, second = order[:, 0], order[:, 1]
-    rows = np.arange(len(best))
-    d1, d2 = d_all[rows, best], d_all[rows, second]
-    margin = (d2 - d1) / (d1 + d2 + 1e-6)  # 0: a tie, 1: a perfect match
-    limit = np.where(best == 0, config.max_distance, config.max_distance_token)
-    near = np.clip((limit - d1) / (0.5 * limit), 0.0, 1.0)
-    conf = np.clip(np.minimum(2.0 * margin, 1.0) * near, 0.0, 1.0)
-    # A space whose empty look was never seen (borrowed from similar spaces, or the default)
-    # may be printed differently (a seat's tint): call it empty when it is far from every
-    # token colour even if it is not close to the borrowed reference.
-    learned = np.array([cal.learned_empty(sid) for sid in samples.ids], bool)
-    d_tok = d_col.min(1)
-    loose = np.clip((d_tok - config.token_clearance) / 20.0, 0.0, 1.0) * np.clip(
-        (config.max_distance_unlearned - d_empty) / 20.0, 0.0, 1.0
-    )
-    use_loose = ~learned & ((best == 0) | (conf < config.min_confidence)) & (loose > conf)
-    best = np.where(use_loose, 0, best)
-    conf = np.where(use_loose, loose, conf)
-    conf[~samples.valid] = 0.0
+    """space id -> (None for empty | colour name | "a+b" contest | UNKNOWN, confidence 0..1)."""
+    ev = weigh_spaces(samples, board, calibration)
+    empty = ev.empty
+    achromatic = [c for c in candidate_colours(board) if c not in ev.colours]
     result: dict[str, tuple[str | None, float]] = {}
     for i, sid in enumerate(samples.ids):
-        c = float(conf[i])
-        if c < config.min_confidence:
-            result[sid] = (UNKNOWN, c)
+        if not samples.valid[i]:
+            result[sid] = (UNKNOWN, 0.0)
+            continue
+        found = sorted(
+            ((float(ev.token[i, k]), c) for k, c in enumerate(ev.colours) if ev.token[i, k] > 0),
+            reverse=True,
+        )
+        if found and found[0][0] >= 0.5:
+            best, colour = found[0]
+            second = found[1][0] if len(found) > 1 else 0.0
+            if board.shared_spaces and second >= 0.5:
+                reading = (contest_mark(board, colour, found[1][1]), min(best, second))
+            else:
+                doubt = max(second, float(_conf(ev.stray[i], 0.3, 0.5)))
+                reading = (colour, min(best, 1.0 - doubt))
+        elif achromatic and (not found or found[0][0] < 0.2):
+            reading = _achromatic(
+                achromatic, ev.light[i], ev.centre_chroma[i], empty[i], calibration, sid
+            )
         else:
-            result[sid] = (None if best[i] == 0 else colours[best[i] - 1], c)
+            reading = (None, float(empty[i]))
+        if reading[1] < config.min_confidence:
+            reading = (UNKNOWN, reading[1])
+        result[sid] = reading
     return result
+
+
+def _achromatic(colours, light, chroma, empty, cal, sid) -> tuple[str | None, float]:
+    """White or black tokens, told from the hole by brightness at the centre."""
+    if chroma > 0.35:
+        return (UNKNOWN, 0.0)
+    best: tuple[str | None, float] = (None, float(empty))
+    for colour in colours:
+        want = (cal.colour_look(colour) if cal else palette_look(colour))[2]
+        hole = cal.empty_look(sid)[2] if cal else 0.47
+        ratio = abs(np.log(max(light, 1e-3) / max(want, 1e-3)))
+        gap = abs(np.log(max(hole, 1e-3) / max(want, 1e-3)))
+        conf = float(_conf(ratio, 0.6 * gap, 0.25 * gap))
+        if conf > best[1]:
+            best = (colour, conf * (1.0 - float(empty)))
+    return best
 
 
 def read_spaces(

@@ -550,13 +550,29 @@ def new_game():
     options = body.get("options", {})
     if isinstance(options, str):  # from a form: a JSON object in one field
         try:
-            options = json.loads(options) if options.strip() else {}
-        except ValueError:
-            abort(400, description="options must be a JSON object")
+            options = current_app.json.loads(options) if options.strip() else {}
+        except ValueError as exc:  # BoundedJSON refuses deep nesting as a ValueError too
+            abort(400, description=f"options must be a JSON object: {str(exc)[:120]}")
     if not isinstance(options, dict):
         abort(400, description="options must be a JSON object of house-rule names to values")
     rules.get(name, players=players, options=options)  # RulesError -> 400 naming the problem
     return jsonify(enrich(table, table.new_game(name, players, options)))
+
+
+@bp.post("/backup")
+def backup():
+    """The game database as a file to keep (SQLite's online backup). It holds the players'
+    secret set-ups and links, so it needs the table PIN; a POST, so a form can send the PIN."""
+    table = get_table()
+    check_pin(getattr(table, "pin", "") or "")
+    maker = getattr(table, "backup_download", None)
+    if not callable(maker):
+        abort(409, description="this table keeps no game database to download")
+    name, data = maker()
+    response = Response(data, mimetype="application/vnd.sqlite3")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/calibration/profile")

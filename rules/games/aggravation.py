@@ -24,11 +24,12 @@ top 280 mm square and a dice tray runs along the bottom edge between the corner 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, NamedTuple
 
-from ..clauses import Clause, Effect, Outcome, Verdict
+from ..clauses import Clause, Effect, Inference, Outcome, Verdict
 from ..errors import RecordError
-from ..game import Game
+from ..game import Game, Placement
 from ..geometry import Board, Region, Space
 from ..moves import Declare, Move, Pass, Roll, Step
 from ..options import Option
@@ -769,7 +770,7 @@ class Aggravation(Game):
             return self._verdict_against(state, "AGG-2.2", f"{move.colour} cannot roll now")
         if isinstance(move, Declare):
             if legal:
-                return Verdict(True, (self.clause("AGG-T.2"),), reason=str(move))
+                return Verdict(True, self._cite(["AGG-T.2", "AGG-T.1"]), reason=str(move))
             return self._verdict_against(state, "AGG-T.2", "no teammate can be declared now")
         if isinstance(move, Pass):
             if legal:
@@ -816,11 +817,13 @@ class Aggravation(Game):
             clauses.append("AGG-6.4")
         else:
             clauses.append("AGG-4.1")
+        if state.dice in (1, 6) and self._start_or_move(state):
+            clauses.append("AGG-4.3")  # this 1 or 6 could start a marble or move one
         if dest in self._home[actor]:
             if self.board.index[move.frm] in self._home[actor]:
                 clauses.append("AGG-I.4")
             else:
-                clauses.append("AGG-7.1")
+                clauses += ["AGG-7.1", "AGG-5.2"]
                 effects.append(
                     Effect("home", "AGG-7.1", f"{move.colour} marble safe in HOME", move.to, actor)
                 )
@@ -829,7 +832,7 @@ class Aggravation(Game):
                 key = "AGG-3.3" if move.route == "start" else "AGG-5.1"
                 if self.side_of[q] is self.side_of[actor]:
                     key = "AGG-P.1"
-                clauses.append(key)
+                clauses += [key, "AGG-I.3"]
                 effects.append(
                     Effect(
                         "capture",
@@ -848,7 +851,20 @@ class Aggravation(Game):
         if actor != state.to_move:
             clauses.append("AGG-P.2")
         reason = f"{move.colour} moves {move.frm} to {move.to}"
-        return Verdict(True, tuple(self.clause(c) for c in clauses), tuple(effects), reason)
+        return Verdict(True, self._cite(clauses), tuple(effects), reason)
+
+    def _cite(self, ids: list[str]) -> tuple[Clause, ...]:
+        """The clauses `ids`; in team play a partnership rule also cites AGG-T.1, which makes
+        the partnership rules the teams' rules."""
+        if self.options["play"] == "teams" and any(c.startswith("AGG-P.") for c in ids):
+            ids = [*ids, "AGG-T.1"]
+        return tuple(self.clause(c) for c in ids)
+
+    def _start_or_move(self, state: AggravationState) -> bool:
+        """Whether the roll leaves a choice between starting a marble and moving one."""
+        moves = [m for m in self.legal_moves(state) if isinstance(m, Step)]
+        starts = sum(m.route == "start" for m in moves)
+        return 0 < starts < len(moves)
 
     def _extra_turn_effects(self, state: AggravationState, passed: bool) -> list[Effect]:
         if state.dice == 6 and (not passed or self.options["extra_turn_after_pass"]):
@@ -911,6 +927,14 @@ class Aggravation(Game):
             return self._verdict_against(
                 state, "AGG-5.1", "a marble goes back to BASE only when it is aggravated"
             )
+        for q in range(self.players):
+            if q != actor and (to in self._base_ids[q] or target in self._home[q]):
+                return self._verdict_against(
+                    state,
+                    "AGG-5.2",
+                    f"{to} is in {self.colours[q]}'s BASE or HOME: no other marble goes there, "
+                    "and marbles there are never aggravated",
+                )
         table = self._opts[actor][origin]
         for dest, path, _move in table[dice]:
             if dest == target and path & mask:
@@ -997,6 +1021,43 @@ class Aggravation(Game):
         if len(self.side_of[p]) == 1:
             return "AGG-8.1"
         return "AGG-T.3" if self.options["play"] == "teams" else "AGG-P.3"
+
+    # Inference ------------------------------------------------------------------------------
+    def infer(self, state: AggravationState, placement: Placement) -> Inference:
+        """As the base class; a capture seen with the aggravated marble still in its owner's
+        hand also cites AGG-I.3 and reminds the table to put it back in BASE."""
+        result = super().infer(state, placement)
+        if result.kind != "legal" or result.verdict is None:
+            return result
+        captured = [e for e in result.verdict.effects if e.kind == "capture"]
+        after = self.canonical(self.placement(self.apply(state, result.move)))
+        if not captured or self.canonical(placement) == after:
+            return result
+        reminders = tuple(
+            Effect(
+                "reminder",
+                "AGG-I.3",
+                f"the {self.colours[e.player]} marble is still in hand: put it back in "
+                f"{self.colours[e.player]}'s BASE",
+                None,
+                e.player,
+            )
+            for e in captured
+        )
+        verdict = replace(result.verdict, effects=result.verdict.effects + reminders)
+        return replace(result, verdict=verdict)
+
+    def _moved_out_of_phase(self, state: Any, expected: tuple, seen: tuple) -> Inference:
+        """Before anyone has rolled in the roll-off, every marble belongs in BASE (AGG-1.1)."""
+        result = super()._moved_out_of_phase(state, expected, seen)
+        if state.phase != "opening" or result.verdict is None:
+            return result
+        verdict = Verdict(
+            False,
+            self._cite(["AGG-1.1", "AGG-1.2"]),
+            reason="every marble stays in BASE until the roll-off has decided who starts",
+        )
+        return replace(result, verdict=verdict, reason=verdict.reason)
 
     # What the camera should see ---------------------------------------------------------------
     def placement(self, state: AggravationState) -> dict[str, str]:

@@ -864,8 +864,10 @@ class PlaygroundBattles(Game):
         elif beats(e, a):
             theirs[j] = (t, e, 1)
             last = (t, p, LOST, a, e)
-        else:
-            mine.append((t, a, mover[2]))
+        else:  # equal kinds: a piece the table knew tells it the other's kind (PB-5.1)
+            known = 1 if mover[2] or theirs[j][2] else 0
+            mine.append((t, a, known))
+            theirs[j] = (t, e, known)
             last = (t, p, STALEMATE, UNSET, UNSET)
         return self._end_turn(state, _pack(p, mine, theirs), last)
 
@@ -1107,6 +1109,9 @@ class PlaygroundBattles(Game):
             text = f"stalemate on {sq}: both pieces stay, facing each other"
             effects = [Effect("stalemate", "PB-5.1", text, sq, None)]
             clauses = ["PB-5.1", "PB-5.2"]
+            if any(r for side in after.pieces for s, _k, r in side if s == t):
+                known = "only equal kinds stalemate: both pieces' kind is known to the table"
+                effects.append(Effect("reveal", "PB-5.1", known, sq, None))
         elif result == RESCUED:
             text = (
                 f"{mover}'s {KINDS[a]} breaks the stalemate on {sq}: take {other}'s {KINDS[e]} off"

@@ -219,7 +219,8 @@ CLAUSES = (
         "TRM-I.2",
         "Promotion ends the move",
         "A piece that is not yet promoted stops when it arrives in the inner circle, even in "
-        "the middle of a series of jumps.",
+        "the middle of a series of jumps (house rule: it may jump on, promoted from that "
+        "moment, so its further jumps may go in any direction, outward included).",
         "3. Promotion a",
         interpretation=True,
         option="promotion_ends_move",
@@ -228,9 +229,11 @@ CLAUSES = (
         "TRM-I.3",
         "Skips go straight",
         "A skip follows one circle or one spoke without turning, so it never passes through "
-        "a space where it could change path.",
+        "a space where it could change path (house rule: a skip may turn onto another path "
+        "at any space where paths meet, though never in the inner circle, TRM-3.5).",
         "3. Promotion c",
         interpretation=True,
+        option="skip_turns",
     ),
     Clause(
         "TRM-I.4",
@@ -272,8 +275,19 @@ OPTIONS = (
         True,
         (True, False),
         "Whether arriving in the inner circle ends a series of jumps (off: the piece may "
-        "jump on, and is promoted all the same).",
+        "jump on, promoted from the moment it arrives, so its further jumps may go in any "
+        "direction, outward included; turning on an inner space still needs "
+        "turn_on_inner_spaces).",
         "TRM-I.2",
+    ),
+    Option(
+        "skip_turns",
+        False,
+        (False, True),
+        "Whether a promoted piece's skip may turn onto another path where paths meet (on: any "
+        "empty space reached along paths through empty spaces; still straight through the "
+        "inner circle unless turn_on_inner_spaces).",
+        "TRM-I.3",
     ),
     Option(
         "turn_on_inner_spaces",
@@ -581,7 +595,9 @@ class TheRightMoves(Game):
         maximal: list[Move] = []
         for s in state.pieces[side]:
             crowned = s in promoted
-            if crowned:
+            if crowned and self.options["skip_turns"]:
+                steps.extend(self._turning_skips(person, s, occupied).values())
+            elif crowned:
                 dests: dict[int, Move] = {}
                 for ray in crowned_rays[s]:
                     t, bit, move = ray[0]
@@ -610,6 +626,33 @@ class TheRightMoves(Game):
             return maximal
         return steps + jumps
 
+    def _turning_skips(self, person: int, start: int, occupied: int) -> dict[int, Move]:
+        """House rule TRM-I.3 off: every empty space a promoted piece reaches along paths
+        through empty spaces, turning where paths meet but not on an inner space (TRM-3.5,
+        unless turn_on_inner_spaces). A neighbour is a step, anything further a skip."""
+        bits, ring, rays = self._bits, self._ring, self._rays
+        turn_inner = self.options["turn_on_inner_spaces"]
+        dests: dict[int, Move] = {}
+        frontier: list[tuple[int, int]] = []
+        for direction, ray in rays[start]:
+            t = ray[0]
+            if not occupied & bits[t]:
+                dests.setdefault(t, self._step(person, start, t, ""))
+                frontier.append((t, direction))
+        seen = set(frontier)
+        while frontier:
+            pos, came = frontier.pop()
+            for direction, ray in rays[pos]:
+                if ring[pos] == 0 and direction != came and not turn_inner:
+                    continue
+                t = ray[0]
+                if t == start or occupied & bits[t] or (t, direction) in seen:
+                    continue
+                seen.add((t, direction))
+                dests.setdefault(t, self._step(person, start, t, "skip"))
+                frontier.append((t, direction))
+        return dests
+
     def _jumps(
         self,
         person: int,
@@ -635,9 +678,12 @@ class TheRightMoves(Game):
             taken: tuple,
             came: int,
             move: Jump | None,
+            free: bool,
         ) -> None:
             extended = False
             if not (move is not None and stop_inner and ring[pos] == 0):  # TRM-I.2
+                # promoted on arrival (house rule): it jumps on as a promoted piece (TRM-3.2)
+                free = free or (move is not None and ring[pos] == 0)
                 turning_ok = move is None or turn_inner or ring[pos] != 0  # TRM-3.5
                 for direction, ray in rays[pos]:
                     if len(ray) < 2:
@@ -662,11 +708,12 @@ class TheRightMoves(Game):
                         new_taken,
                         direction,
                         jump,
+                        free,
                     )
             if move is not None and not extended:
                 maximal.append(move)
 
-        search(start, occupied, opp, (ids[start],), (), -1, None)
+        search(start, occupied, opp, (ids[start],), (), -1, None, free)
 
     def _has_move(self, state: RightMovesState, person: int) -> bool:
         return bool(self._generate(state, person, first=True))
@@ -840,6 +887,7 @@ class TheRightMoves(Game):
                     return self._against(
                         "TRM-I.2", f"the piece was promoted on {self._ids[pos]}; its move ends"
                     )
+                free = True  # promoted there, it jumps on as a promoted piece (TRM-I.2 off)
             if direction is None:
                 return self._against("TRM-2.2", f"{where} is not a straight jump along a path")
             if not opp & bits[over]:
@@ -926,6 +974,10 @@ class TheRightMoves(Game):
                 return self._against(
                     "TRM-3.3", f"the skip from {frm} to {to} is blocked on {blocked}"
                 )
+        if crowned and self.options["skip_turns"]:
+            return self._against(
+                "TRM-3.3", f"every path from {frm} to {to} is blocked, and no jumps lead there"
+            )
         if crowned:
             return self._against(
                 "TRM-I.3", f"{frm} to {to} is not straight along one path, and no jumps lead there"

@@ -10,6 +10,7 @@ random legal move does not need; the rest use the public API.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -75,12 +76,14 @@ def option_playout(
     options: Callable[[Any], list],
     play: Callable[[Any, Any], Any],
     move_of: Callable[[Any], Move] | None = None,
+    pass_of: Callable[[Any], Move] | None = None,
 ) -> Playout:
     """A playout that takes token moves from a game's own option list and plays the chosen
     option directly (no second legality search); every other move goes through the public
     API. `options(state)` must list the legal token moves of phase "move" in the order
     `legal_moves` lists them (empty when only a pass is left); `move_of` turns an option into
-    its Move for the record (default: the option is the Move)."""
+    its Move for the record (default: the option is the Move); `pass_of(state)` is the pass
+    `legal_moves` gives when there is no option (default: asked of `legal_moves`)."""
     legal, apply = game.legal_moves, game.apply
     moves = rolls = 0
     while moves < limit:
@@ -94,9 +97,11 @@ def option_playout(
                 state = play(state, option)
                 moves += 1
                 continue
+            choices = [pass_of(state)] if pass_of else legal(state)
         elif phase == "over":
             break
-        choices = legal(state)
+        else:
+            choices = legal(state)
         if not choices:
             break
         move = choices[int(rand() * len(choices))]
@@ -109,12 +114,13 @@ def option_playout(
     return Playout(state, moves, rolls)
 
 
+@functools.cache
 def _routines() -> dict[str, Runner]:
-    from . import manipulation, manji, playground_battles
+    from . import option_tables, playground_battles
 
     return {
-        "manipulation": manipulation.run,
-        "manji": manji.run,
+        "manipulation": option_tables.runner("to_move"),
+        "manji": option_tables.runner("actor"),
         "playground-battles": playground_battles.run,
     }
 

@@ -20,4 +20,7 @@ def run(game: Any, state: Any, rand: Any, limit: int, record: list | None) -> Pl
     def play(state: Any, step: Any) -> Any:
         return apply_step(state, index[step.frm], index[step.to])
 
-    return option_playout(game, state, rand, limit, record, game._steps, play)
+    passes = game._passes
+    return option_playout(
+        game, state, rand, limit, record, game._steps, play, None, lambda s: passes[s.actor]
+    )

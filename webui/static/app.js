@@ -472,7 +472,8 @@ function drawBanner(container, ruling, { fresh = false, names = {} } = {}) {
   if (!ruling.battle && ruling.text) headline.append(el("span", { class: "what", text: cap(ruling.text) }));
   container.append(headline);
   if (ruling.battle) container.append(battleReveal(ruling.battle, ruling));
-  const where = ruling.battle ? "" : whereWords(ruling, names);
+  // the move in words (for an illegal move the fix below says it, with what to do)
+  const where = ruling.battle || (kind === "illegal" && ruling.fix) ? "" : whereWords(ruling, names);
   if (where) container.append(el("div", { class: "where", text: cap(where) }));
   if (kind === "unclear" && (ruling.spaces || []).length) {
     const spaces = ruling.spaces.map((id) => (names[id] ? `${names[id]} (${id})` : id)).join(", ");
@@ -483,10 +484,15 @@ function drawBanner(container, ruling, { fresh = false, names = {} } = {}) {
     for (const c of ruling.clauses || []) container.append(clauseFold(c));
   } else if ((ruling.effects || []).filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind)).length) {
     const ul = el("ul");
-    const seen = new Set([ruling.text]);
+    const said = (ruling.text || "").toLowerCase();
+    const seen = new Set();
     for (const e of ruling.effects.filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind))) {
       if (seen.has(e.text)) continue;
       seen.add(e.text);
+      if (e.text && said.includes(e.text.toLowerCase())) {  // already in the headline: its rule only
+        if (e.clause) headline.append(el("span", { class: "cid", text: ` ${e.clause}` }));
+        continue;
+      }
       ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
     }
     if (ul.childNodes.length) container.append(ul);
@@ -681,9 +687,15 @@ function tablePage() {
     boardSvg.style.maxHeight = `${Math.floor(room)}px`;
   }
   window.addEventListener("resize", fitBoard);
+  // Anything above the board that grows or shrinks (the banner, a status line about the
+  // camera or the storage) leaves the board the room that is left.
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(() => fitBoard());
+    for (const id of ["banner", "faults", "turn"]) { const n = document.getElementById(id); if (n) watch.observe(n); }
+  }
 
   // The live camera inset: a fresh annotated snapshot every two seconds while the page is
-  // shown; tap for the live stream, large. The referee's doubtful spaces are circled in it.
+  // shown; tap to enlarge. The annotation circles the spaces the referee cannot read.
   const insetImg = document.getElementById("inset-img");
   const insetOff = document.getElementById("inset-off");
   const insetBox = document.getElementById("camera-inset");
@@ -877,7 +889,8 @@ function tablePage() {
     teach.hidden = false;
     teach.textContent = "";
     const colour = data.token;
-    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${data.space}`;
+    const names = board.names || {};
+    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${names[data.space] || data.space}`;
     teach.append(el("h3", {}, `${cap(colour || "no")} ${TOKEN} ${where}`));
     if (!data.moves.length) {
       teach.append(el("p", { text: cap(data.note) }));
@@ -900,7 +913,7 @@ function tablePage() {
     const ul = el("ul", { class: "moves-list" });
     for (const m of data.moves) {
       const li = el("li");
-      li.append(el("b", { text: `→ ${m.to}` }), m.route ? ` (${m.route})` : "", ": ");
+      li.append(el("b", { text: `→ ${(board.names || {})[m.to] || m.to}` }), ` (${m.to}${m.route ? `, ${m.route}` : ""}): `);
       li.append(m.verdict.clauses.map((c) => `${c.id} ${c.title}`).join(" · "));
       for (const e of m.verdict.effects) li.append(el("div", { class: "hint", text: cap(e.text) }));
       ul.append(li);
@@ -914,7 +927,8 @@ function tablePage() {
       teach.hidden = false;
       teach.textContent = "";
       const v = data.verdict;
-      teach.append(el("h3", {}, `${frm} → ${to}: `, el("span", { class: data.legal ? "ok" : "bad", text: data.legal ? "✓ allowed" : "✕ not allowed" })));
+      const names = board.names || {};
+      teach.append(el("h3", {}, `${names[frm] || frm} → ${names[to] || to}: `, el("span", { class: data.legal ? "ok" : "bad", text: data.legal ? "✓ allowed" : "✕ not allowed" })));
       teach.append(el("p", { text: cap(v.reason) }));
       const ul = el("ul", { class: "moves-list" });
       for (const c of v.clauses) ul.append(el("li", {}, el("span", { class: "cid", text: c.id }), ` ${c.title}: ${c.text}`));
@@ -1049,7 +1063,7 @@ function historyPage() {
     const st = { ...e, colours: board.colours, actor: e.to_move };
     drawTurn(document.getElementById("turn"), st, board.palette);
     drawDie(document.getElementById("die"), e.dice || (e.move && e.move.value) || 0);
-    drawBanner(document.getElementById("banner"), e.ruling);
+    drawBanner(document.getElementById("banner"), e.ruling, { names: board.names || {} });
     // hidden identities: no colour letters (a red "R" would read as "rock")
     const labels = boot.state.seats ? Object.fromEntries(Object.entries(e.placement || {}).map(([id, c]) => [id, c.includes("+") ? "=" : ""])) : {};
     view.draw(e.placement, rulingMarks(e.ruling), labels);

@@ -27,12 +27,12 @@
     async function tick() {
       let data;
       try {
-        data = await getJSON("/api/coach");
+        data = await getJSON(section.dataset.url || "/api/coach");
       } catch (err) {
         status.textContent = "The coach cannot be reached.";
         return;
       }
-      if (data.status === "off" || data.game !== section.dataset.game) {
+      if (data.status === "off" || (section.dataset.game && data.game !== section.dataset.game)) {
         section.hidden = true;
         return;
       }
@@ -41,7 +41,8 @@
       judged.textContent = j && j.text ? `${j.colour} played ${j.move}: ${j.text} (best was ${j.best}: ${j.best_words}).` : "";
       if (data.status === "thinking") { status.textContent = "The coach is thinking…"; return; }
       if (data.status === "nothing" || !data.ranking) {
-        status.textContent = "Nothing to choose right now (a roll, or the game is over).";
+        status.textContent = section.dataset.url ? "The coach helps on your turn, once you have rolled." :
+          "Nothing to choose right now (a roll, or the game is over).";
         list.replaceChildren();
         return;
       }
@@ -51,7 +52,7 @@
         const li = el("li", { class: i === 0 ? "coach-best" : "" });
         li.append(el("span", { class: "coach-chance" }, pct(m.chance)), " ",
           el("b", {}, m.text), " — ", el("span", { class: "coach-words" }, m.words),
-          el("span", { class: "coach-n" }, ` (${m.playouts} playouts)`));
+          el("span", { class: "coach-n" }, m.playouts ? ` (${m.playouts} playouts)` : " (at a glance)"));
         return li;
       }));
     }

@@ -1,0 +1,195 @@
+"""Find the token on every space, anywhere on its cell, from the paper-normalised top view.
+
+Every top-view pixel gets the colour of a token-core-sized disc around it (a box sum), and from
+that a chroma: how far the colour is from grey, divided by its brightness, so the shading of a
+3D token, a lamp's gradient or a shadow does not change it, only the token's own colour does.
+A token is a plateau of high chroma the size of a token. For each space the reader keeps the
+chroma peaks that lie in its cell (within a quarter of the spacing of its centre, and nearer to
+it than to any other space) and are peaks of their own, so a neighbour's token reaching into the
+cell is not counted twice. Peaks are kept per hue sector; which sector is which colour is
+decided later (`vision.spaces`), from the palette or from the calibration. The space's centre
+look (its printed hole, or whatever covers it) is kept too: an empty space must look like one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from rules.geometry import Board
+from vision.topview import TopView, cell_radius_mm, reader_ppm, search_radius_mm
+
+HUE_BIN_DEG = 5.0
+HUE_BINS = int(round(360 / HUE_BIN_DEG))
+# A pixel takes the colour of a tent-weighted square about 0.8 token radius across each way
+# (two box filters), so the chroma peaks at a token's centre, whatever its shading and highlight.
+FIRST_BOX, SECOND_BOX = 0.45, 0.35  # half-sizes, as fractions of the token radius
+PEAK_FLOOR = 0.2  # chroma below this is never kept as a peak (plain paper, grey print)
+
+
+@dataclass(frozen=True)
+class ReaderPlan:
+    """Per board: each space's cell in the top view, and the core box size."""
+
+    shape: tuple[int, int]
+    centre: np.ndarray  # (N,) flat top-view index of each space's centre
+    cell: np.ndarray  # (M,) flat indices of all cells' pixels, grouped by space
+    owner: np.ndarray  # (M,) space index of each cell pixel
+    far: np.ndarray  # (M,) bool: beyond the search radius (a token there is too far off)
+    scales: tuple[tuple[int, int, int], ...]  # per token size: (first box, second box, peak window)
+    hole: np.ndarray  # (P,) flat offsets of a small disc inside the printed hole
+    ring: tuple[int, int]  # inner and outer half-size of the square ring around a token
+
+
+def _hue_centres() -> np.ndarray:
+    return (np.arange(HUE_BINS) + 0.5) * HUE_BIN_DEG
+
+
+HUE_CENTRES = _hue_centres()
+
+
+@lru_cache(maxsize=16)
+def reader_plan(board: Board) -> ReaderPlan:
+    ppm = reader_ppm(board)
+    h, w = round(board.height * ppm), round(board.width * ppm)
+    xy = np.array([[s.x, s.y] for s in board.spaces], np.float64) * ppm - 0.5
+    reach = cell_radius_mm(board) * ppm
+    near = search_radius_mm(board) * ppm
+    best = np.full((h, w), np.inf, np.float32)
+    label = np.full((h, w), -1, np.int32)
+    span = max(reach.max(), 1.0) * 2.2
+    for i, (x, y) in enumerate(xy):
+        x0, x1 = max(0, int(x - span)), min(w, int(x + span) + 2)
+        y0, y1 = max(0, int(y - span)), min(h, int(y + span) + 2)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        d = np.hypot(xx - x, yy - y).astype(np.float32)
+        win_best, win_label = best[y0:y1, x0:x1], label[y0:y1, x0:x1]
+        closer = d < win_best
+        win_best[closer] = d[closer]
+        win_label[closer] = i
+    flat_label = label.ravel()
+    flat_best = best.ravel()
+    inside = flat_label >= 0
+    inside &= flat_best <= reach[np.clip(flat_label, 0, None)]
+    cell = np.nonzero(inside)[0]
+    owner = flat_label[cell]
+    order = np.argsort(owner, kind="stable")
+    cell, owner = cell[order], owner[order]
+    far = flat_best[cell] > near[owner]
+    cx = np.clip(np.rint(xy[:, 0]).astype(int), 0, w - 1)
+    cy = np.clip(np.rint(xy[:, 1]).astype(int), 0, h - 1)
+    radii = [board.token_radius * ppm]
+    if board.shared_spaces:  # two stands side by side, each 0.6 of a token (vision.contest)
+        radii.append(0.6 * board.token_radius * ppm)
+    scales = tuple((_odd(FIRST_BOX * r), _odd(SECOND_BOX * r), _odd(0.5 * r)) for r in radii)
+    r = max(1, int(round(0.5 * board.hole_radius * ppm)))
+    dy, dx = np.mgrid[-r : r + 1, -r : r + 1]
+    inside = dx * dx + dy * dy <= r * r
+    hole = (dy[inside] * w + dx[inside]).astype(np.int64)
+    ring = (max(2, int(round(1.25 * radii[0]))), max(3, int(round(1.9 * radii[0]))))
+    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, ring)
+
+
+def _odd(half: float) -> int:
+    return 2 * int(round(half)) + 1
+
+
+@dataclass(frozen=True)
+class SpaceLooks:
+    """What the reader saw at every space (board order)."""
+
+    ids: tuple[str, ...]
+    valid: np.ndarray  # (N,) bool: the space's cell was in the camera's view
+    centre: np.ndarray  # (N, 3) float32: chroma x, chroma y, brightness at the centre
+    peaks: np.ndarray  # (N, HUE_BINS) float32: the strongest own chroma peak per hue sector
+    peak_light: np.ndarray  # (N, HUE_BINS) float32: brightness at that peak
+    far: np.ndarray  # (N,) float32: the strongest own chroma peak too far from the centre
+    spread: np.ndarray  # (N, HUE_BINS) float32: chroma of the square ring 1.25-1.9 token
+    # radii around that peak: a token's colour is gone there, a hand's or a sleeve's is not
+
+
+def chroma_planes(image: np.ndarray, first: int, second: int):
+    """(cx, cy, brightness) of the token-sized colour around every pixel; cx, cy are the
+    opponent colour axes divided by brightness (0 for grey; a strong token colour is 1-2)."""
+    s = cv2.boxFilter(image, -1, (first, first), borderType=cv2.BORDER_REFLECT)
+    s = cv2.boxFilter(s, -1, (second, second), borderType=cv2.BORDER_REFLECT)
+    b, g, r = s[:, :, 0], s[:, :, 1], s[:, :, 2]
+    light = (b + g + r) * (1.0 / 3.0)
+    inv = 1.0 / np.maximum(light, 0.03)
+    cx = (r - 0.5 * (g + b)) * inv
+    cy = (0.8660254 * (g - b)) * inv
+    return cx, cy, light
+
+
+def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+    return np.degrees(np.arctan2(cy, cx)) % 360.0
+
+
+def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
+    """Measure every space's cell in the top view."""
+    plan = reader_plan(board)
+    if view.image.shape[:2] != plan.shape:
+        raise ValueError(f"top view {view.image.shape[:2]} does not fit board {board.name!r}")
+    n = len(board.spaces)
+    cell, owner = plan.cell, plan.owner
+    peaks = np.zeros((n, HUE_BINS), np.float32)
+    peak_light = np.zeros((n, HUE_BINS), np.float32)
+    far = np.zeros(n, np.float32)
+    spread = np.zeros((n, HUE_BINS), np.float32)
+    sums = cv2.integral(view.image, sdepth=cv2.CV_64F)  # box sums anywhere, for `spread`
+    for first, second, window in plan.scales:
+        cx, cy, light = chroma_planes(view.image, first, second)
+        chroma = np.sqrt(cx * cx + cy * cy)
+        around = cv2.dilate(chroma, np.ones((window, window), np.uint8))
+        cxf, cyf, lf, cf = cx.ravel(), cy.ravel(), light.ravel(), chroma.ravel()
+        c = cf[cell]
+        own = (c >= around.ravel()[cell] - 1e-4) & (c >= PEAK_FLOOR)  # a peak, not a slope
+        np.maximum.at(far, owner[own & plan.far], c[own & plan.far])
+        own &= ~plan.far
+        idx, who, cc = cell[own], owner[own], c[own]
+        bins = (hue_deg(cxf[idx], cyf[idx]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+        np.maximum.at(peaks, (who, bins), cc)
+        # the brightness at each kept peak (of equal peaks the last wins; they are alike)
+        order = np.argsort(cc, kind="stable")
+        peak_light[who[order], bins[order]] = lf[idx][order]
+        spread[who[order], bins[order]] = _box_chroma(sums, idx[order], plan)
+    centre = _centre_look(view.image, plan)
+    valid_flat = view.valid.ravel()
+    cell_valid = np.bincount(owner, weights=valid_flat[cell], minlength=n)
+    cell_size = np.bincount(owner, minlength=n)
+    valid = (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
+    return SpaceLooks(board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, spread)
+
+
+def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndarray:
+    """Chroma of the mean colour in the square ring `plan.ring` about each flat index."""
+    h, w = plan.shape
+    y, x = np.divmod(flat, w)
+
+    def box(a: int) -> tuple[np.ndarray, np.ndarray]:
+        y0, y1 = np.clip(y - a, 0, h), np.clip(y + a + 1, 0, h)
+        x0, x1 = np.clip(x - a, 0, w), np.clip(x + a + 1, 0, w)
+        total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+        return total, ((y1 - y0) * (x1 - x0)).astype(np.float64)
+
+    inner, inner_area = box(plan.ring[0])
+    outer, outer_area = box(plan.ring[1])
+    ring = (outer - inner) / np.maximum(outer_area - inner_area, 1.0)[:, None]
+    b, g, r = ring[:, 0], ring[:, 1], ring[:, 2]
+    light = np.maximum((b + g + r) / 3.0, 1e-6)
+    return np.hypot(r - 0.5 * (g + b), 0.8660254 * (g - b)) / light
+
+
+def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
+    """(N, 3): chroma x, chroma y, brightness of the middle of each printed hole."""
+    flat = image.reshape(-1, 3)
+    idx = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(flat) - 1)
+    b, g, r = flat[idx].mean(1).T
+    light = (b + g + r) / 3.0
+    inv = 1.0 / np.maximum(light, 0.03)
+    return np.stack([(r - 0.5 * (g + b)) * inv, 0.8660254 * (g - b) * inv, light], 1)

@@ -1,0 +1,190 @@
+"""The board seen from straight above, with the paper's own colour divided out.
+
+Reading a token needs two things a raw frame does not give: the whole cell around each space (a
+pawn put down by hand lies off centre), and a white reference next to every space (a lamp's
+gradient, a spotlight, a white-balance cast and tinted paper change every colour, but they change
+the paper around a space the same way). So the frame is warped into a small top view at a fixed
+number of pixels per token radius, the bare paper is found from the board's own geometry (well
+away from spaces, lines, boxes and markers), a smooth paper field is fitted through it with
+outliers (shadows, a hand) left out, and the top view is divided by that field: paper reads 1.0
+in every channel, everywhere on the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from rules.geometry import Board
+
+TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on shared boards)
+LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
+SPACE_CLEAR_MM = 2.5  # beyond the farthest reach of a token, its collar and its shadow
+PAPER_SIGMA_MM = 18.0  # how fast the paper's colour may change across the board
+OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
+
+
+@dataclass(frozen=True)
+class TopView:
+    """The paper-normalised board (float32 BGR, paper = 1.0) and where the camera saw it."""
+
+    image: np.ndarray  # (H, W, 3) float32
+    valid: np.ndarray  # (H, W) bool: inside the camera frame
+    ppm: float  # top-view pixels per board millimetre
+    paper: np.ndarray  # (3,) median paper colour in the frame (BGR, 0..255)
+
+
+def reader_ppm(board: Board) -> float:
+    """Top-view resolution: the smallest token radius is TOKEN_PX pixels."""
+    radius = board.token_radius * (0.6 if board.shared_spaces else 1.0)
+    return TOKEN_PX / radius
+
+
+def nearest_spacing(board: Board) -> np.ndarray:
+    """Per space, the distance to the nearest other space (mm)."""
+    xy = np.array([[s.x, s.y] for s in board.spaces], np.float64)
+    if len(xy) < 2:
+        return np.full(len(xy), 4.0 * board.token_radius)
+    d = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1))
+    np.fill_diagonal(d, np.inf)
+    return d.min(1)
+
+
+def search_radius_mm(board: Board) -> np.ndarray:
+    """How far from its space's centre a token may stand: a quarter of the spacing (a hand
+    puts it down) plus 3.5 mm for the camera model (lens distortion, paper not quite flat)."""
+    return 0.25 * nearest_spacing(board) + 3.5
+
+
+def cell_radius_mm(board: Board) -> np.ndarray:
+    """How far the reader looks around a space: to halfway to its nearest neighbour. A token
+    seen beyond `search_radius_mm` is too far off to say which space it stands on."""
+    return np.maximum(0.5 * nearest_spacing(board) + 1.0, search_radius_mm(board))
+
+
+@lru_cache(maxsize=16)
+def paper_mask(board: Board, ppm: float) -> np.ndarray:
+    """(H, W) bool: top-view pixels where the printed board is bare paper."""
+    h, w = round(board.height * ppm), round(board.width * ppm)
+    blocked = np.zeros((h, w), np.uint8)
+    margin = round((board.marker_margin + 2.0) * ppm)
+    blocked[:margin, :] = blocked[-margin:, :] = 1
+    blocked[:, :margin] = blocked[:, -margin:] = 1
+
+    def px(v: float) -> int:
+        return round(v * ppm - 0.5)
+
+    reach = np.maximum(
+        1.45 * board.hole_radius + 1.5, board.token_radius + search_radius_mm(board)
+    ) + SPACE_CLEAR_MM  # fmt: skip
+    for space, r in zip(board.spaces, reach, strict=True):
+        if board.hole_radius * 1.2 > r:
+            r = board.hole_radius * 1.2 + SPACE_CLEAR_MM
+        cv2.circle(blocked, (px(space.x), px(space.y)), round(r * ppm), 1, -1)
+    thick = max(1, round(2 * LINK_CLEAR_MM * ppm))
+    for a, b in board.links:
+        sa, sb = board.space(a), board.space(b)
+        cv2.line(blocked, (px(sa.x), px(sa.y)), (px(sb.x), px(sb.y)), 1, thick)
+    pad = 2.0
+    for region in board.regions:
+        cv2.rectangle(
+            blocked, (px(region.x - pad), px(region.y - pad)),
+            (px(region.x + region.w + pad), px(region.y + region.h + pad)), 1, -1,
+        )  # fmt: skip
+    quiet = 4.0 + 2.0
+    for (x0, y0), _, (x1, y1), _ in board.marker_squares().values():
+        cv2.rectangle(blocked, (px(x0 - quiet), px(y0 - quiet)), (px(x1 + quiet), px(y1 + quiet)),
+                      1, -1)  # fmt: skip
+    return blocked == 0
+
+
+def _board_to_top(ppm: float) -> np.ndarray:
+    """Board mm -> top-view px (pixel centres at (i + 0.5) / ppm mm)."""
+    return np.array([[ppm, 0, -0.5], [0, ppm, -0.5], [0, 0, 1]], np.float64)
+
+
+def frame_px_per_mm(homography: np.ndarray, board: Board) -> float:
+    """How many frame pixels one board millimetre spans, near the board's centre."""
+    to_image = np.linalg.inv(np.asarray(homography, np.float64))
+    c = np.array([[[board.width / 2, board.height / 2], [board.width / 2 + 10, board.height / 2],
+                   [board.width / 2, board.height / 2 + 10]]])  # fmt: skip
+    p = cv2.perspectiveTransform(c, to_image)[0]
+    (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
+    return float(np.sqrt(abs(ax * by - ay * bx)) / 10.0)
+
+
+def warp_top(image: np.ndarray, board: Board, homography: np.ndarray, ppm: float):
+    """(top view uint8 BGR, valid mask): the frame warped to board mm at `ppm`."""
+    h = np.asarray(homography, np.float64)
+    frame_ppm = frame_px_per_mm(h, board)
+    src = image
+    while frame_ppm >= 2.5 * ppm:  # halve first, so the warp averages instead of aliasing
+        half = cv2.resize(src, (src.shape[1] // 2, src.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        fx, fy = half.shape[1] / src.shape[1], half.shape[0] / src.shape[0]
+        to_full = np.array([[1 / fx, 0, 0.5 / fx - 0.5], [0, 1 / fy, 0.5 / fy - 0.5], [0, 0, 1]])
+        h, src, frame_ppm = h @ to_full, half, frame_ppm / 2
+    size = (round(board.width * ppm), round(board.height * ppm))
+    warp = _board_to_top(ppm) @ h
+    top = cv2.warpPerspective(src, warp, size, flags=cv2.INTER_LINEAR)
+    corners = np.array(
+        [
+            [
+                [-0.5, -0.5],
+                [src.shape[1] - 0.5, -0.5],
+                [src.shape[1] - 0.5, src.shape[0] - 0.5],
+                [-0.5, src.shape[0] - 0.5],
+            ]
+        ]
+    )
+    quad = cv2.perspectiveTransform(corners, warp)[0]  # fmt: skip
+    valid = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillConvexPoly(valid, np.round(quad * 4).astype(np.int32), 1, cv2.LINE_8, 2)
+    return top, cv2.erode(valid, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def _smooth(values: np.ndarray, weight: np.ndarray, sigma_px: float) -> tuple:
+    """Weighted Gaussian blur: (blurred values * weight, blurred weight)."""
+    v = cv2.GaussianBlur(values * weight[:, :, None], (0, 0), sigma_px)
+    w = cv2.GaussianBlur(weight, (0, 0), sigma_px)
+    return v, w
+
+
+def paper_field(top: np.ndarray, mask: np.ndarray, ppm: float) -> np.ndarray:
+    """(H, W, 3) float32: the paper's colour everywhere, fitted through the bare paper.
+
+    Fitted on a 4x smaller grid: a normalised convolution at PAPER_SIGMA_MM that falls back
+    to the board's mean paper where little paper is near (inside a large printed field), then
+    once more without the paper that strays from the first fit (shadows, a hand, a stray token).
+    """
+    small_size = (max(4, top.shape[1] // 4), max(4, top.shape[0] // 4))
+    img = cv2.resize(top, small_size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    m = cv2.resize(mask.astype(np.float32), small_size, interpolation=cv2.INTER_AREA)
+    m = (m > 0.99).astype(np.float32)
+    sig = PAPER_SIGMA_MM * ppm / 4.0
+    field = img
+    for _ in range(2):
+        if m.sum() < 4:
+            break
+        mean = (img * m[:, :, None]).reshape(-1, 3).sum(0) / m.sum()
+        v, w = _smooth(img, m, sig)
+        field = (v + 0.05 * mean) / (w + 0.05)[:, :, None]
+        lum = img.mean(2) / np.maximum(field.mean(2), 1.0)
+        m = m * (np.abs(lum - 1.0) < OUTLIER)
+    field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.maximum(field, 8.0)
+
+
+def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView:
+    """The paper-normalised top view of `board` in `image` (homography: image px -> mm)."""
+    ppm = reader_ppm(board)
+    top, valid = warp_top(image, board, homography, ppm)
+    mask = paper_mask(board, ppm) & valid
+    if mask.sum() < 50:
+        raise ValueError(f"board {board.name!r}: too little of its paper is in view to read it")
+    field = paper_field(top, mask, ppm)
+    normalised = top.astype(np.float32) / field
+    paper = np.median(top[mask], 0).astype(np.float32)
+    return TopView(normalised, valid, ppm, paper)
