@@ -37,6 +37,7 @@ class PipelineStatus:
     reason: str = "starting"
     fps: float = 0.0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    tray_px_per_mm: dict[str, float] = field(default_factory=dict)  # below 1.6: no dice
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -47,6 +48,7 @@ class PipelineStatus:
             "reason": self.reason,
             "fps": round(self.fps, 1),
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "tray_px_per_mm": {k: round(v, 2) for k, v in self.tray_px_per_mm.items()},
         }
 
 
@@ -201,6 +203,7 @@ class Pipeline:
         if wanted and obs.homography is not None and not obs.hand:
             dice = self.trays.read(image, board, obs.homography, detail)
             timings.update(self.trays.timings_ms)
+            self.status.tray_px_per_mm = dict(self.trays.px_per_mm)
         if not wanted or obs.homography is not None:
             self._ask_detail(board, obs.homography if wanted else None)
         self.status.timings_ms = timings

@@ -140,6 +140,8 @@ class TrayReader:
     die_mm: float = DIE_MM
     timings_ms: dict[str, float] = field(default_factory=dict)
     trays_read: int = 0
+    # each tray's camera pixels per board mm in the last call (from the detail when used)
+    px_per_mm: dict[str, float] = field(default_factory=dict)
     _seen: dict[tuple[str, str], _Seen] = field(default_factory=dict, repr=False)
 
     def forget(self) -> None:
@@ -188,6 +190,7 @@ class TrayReader:
         frame; None when neither shows the tray finely enough."""
         cx, cy = tray.x + tray.w / 2, tray.y + tray.h / 2
         native = native_px_per_mm(to_image, cx, cy)
+        self.px_per_mm[tray.name] = native
         view = tray_view(tray, min(native, WORK_DIE_PX / self.die_mm))
         corners = _view_corners(view, to_image)
         if detail is not None:
@@ -200,6 +203,7 @@ class TrayReader:
                 x1, y1 = np.ceil(corners.max(0)).astype(int) + 2
                 crop = detail.crop(int(x0), int(y0), int(x1), int(y1))
                 if crop is not None and crop.size:
+                    self.px_per_mm[tray.name] = fine
                     src = np.diag([1 / sx, 1 / sy, 1.0])  # detail px -> frame px
                     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], float)
                     return view, _warp(crop, to_image, view, src @ shift, fine)
