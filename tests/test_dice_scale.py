@@ -157,3 +157,27 @@ def test_an_unchanged_tray_is_not_read_again():
     moved, truth = table.render({}, [4], hand=False, index=1)  # thrown again elsewhere
     reader.read(moved, board, np.linalg.inv(truth.homography), table.detail(2.0))
     assert reader.trays_read == 1
+
+
+def test_after_a_bare_tray_only_what_changed_is_read(monkeypatch):
+    import vision.tray as tray_module
+
+    board = rules.get("aggravation").board
+    table = SimulatedTable(board, seed=5)
+    reader = TrayReader()
+    bare, truth = table.render({}, [], hand=False)
+    homography = np.linalg.inv(truth.homography)
+    assert reader.read(bare, board, homography, table.detail(2.0)) == []
+    parts = []
+    real = tray_module.read_dice
+
+    def spy(image, config, **kw):
+        parts.append(image.shape[:2])
+        return real(image, config, **kw)
+
+    monkeypatch.setattr(tray_module, "read_dice", spy)
+    thrown, truth = table.render({}, [6], hand=False)
+    got = reader.read(thrown, board, np.linalg.inv(truth.homography), table.detail(2.0))
+    assert [d.value for d in got] == [6]
+    view_w = (board.regions[0].w + 2 * tray_module.MARGIN_MM) * 3.0
+    assert parts and all(w < 0.5 * view_w for _h, w in parts), parts

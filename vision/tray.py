@@ -143,10 +143,14 @@ class TrayReader:
     # each tray's camera pixels per board mm in the last call (from the detail when used)
     px_per_mm: dict[str, float] = field(default_factory=dict)
     _seen: dict[tuple[str, str], _Seen] = field(default_factory=dict, repr=False)
+    # each tray's look when a read of all of it found no die: later only the parts that
+    # changed from it are read
+    _empty: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
 
     def forget(self) -> None:
         """Read every tray afresh next time (a new game, the camera moved)."""
         self._seen.clear()
+        self._empty.clear()
 
     def read(
         self,
@@ -173,7 +177,11 @@ class TrayReader:
                 found.extend(seen.dice)
                 continue
             self.trays_read += 1
-            dice = self._read_view(top, view, tray, to_image, board)
+            empty = self._empty.get(key)
+            windows = _changed(empty, thumb, top.shape, self.die_mm * view.px_per_mm)
+            dice = self._read_view(top, view, tray, to_image, board, windows)
+            if windows is None and not dice:
+                self._empty[key] = thumb  # how the tray looks bare, from a read of all of it
             self._seen[key] = _Seen(thumb, dice)
             found.extend(dice)
         self.timings_ms = {"dice": (time.perf_counter() - t0) * 1e3}
@@ -212,25 +220,39 @@ class TrayReader:
         return view, _warp(image, to_image, view, np.eye(3), native)
 
     def _read_view(
-        self, top: np.ndarray, view: _View, tray: Region, to_image: np.ndarray, board: Board
+        self,
+        top: np.ndarray,
+        view: _View,
+        tray: Region,
+        to_image: np.ndarray,
+        board: Board,
+        windows: list[tuple[int, int, int, int]] | None = None,
     ) -> list[TrayDie]:
+        """The dice in a tray's view, or only in the given windows of it (view pixels)."""
         found = []
         warp = to_image @ view.to_mm  # view px -> frame px
-        config = replace(self.config, nadir=_nadir(view, board))
-        for die in read_dice(top, config, die_px=self.die_mm * view.px_per_mm):
-            cx, cy, _ = view.to_mm @ np.array([die.x + die.w / 2, die.y + die.h / 2, 1.0])
-            if not (tray.x <= cx <= tray.x + tray.w and tray.y <= cy <= tray.y + tray.h):
+        nx, ny = _nadir(view, board)
+        h, w = top.shape[:2]
+        for x0, y0, x1, y1 in windows if windows is not None else [(0, 0, w, h)]:
+            part = top[y0:y1, x0:x1]
+            if min(part.shape[:2]) < 16:
                 continue
-            x, y, dw, dh = die.x, die.y, die.w, die.h
-            corners = np.array([[x, y], [x + dw, y], [x + dw, y + dh], [x, y + dh]], float)
-            box = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
-            (x0, y0), (x1, y1) = box.min(0), box.max(0)
-            found.append(
-                TrayDie(
-                    die.value, int(x0), int(y0), int(x1 - x0), int(y1 - y0),
-                    die.confidence, tray.name, tray.owner,
-                )
-            )  # fmt: skip
+            pw, ph = x1 - x0, y1 - y0
+            config = replace(self.config, nadir=((nx * w - x0) / pw, (ny * h - y0) / ph))
+            for die in read_dice(part, config, die_px=self.die_mm * view.px_per_mm):
+                x, y, dw, dh = die.x + x0, die.y + y0, die.w, die.h
+                cx, cy, _ = view.to_mm @ np.array([x + dw / 2, y + dh / 2, 1.0])
+                if not (tray.x <= cx <= tray.x + tray.w and tray.y <= cy <= tray.y + tray.h):
+                    continue
+                corners = np.array([[x, y], [x + dw, y], [x + dw, y + dh], [x, y + dh]], float)
+                box = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
+                (bx0, by0), (bx1, by1) = box.min(0), box.max(0)
+                found.append(
+                    TrayDie(
+                        die.value, int(bx0), int(by0), int(bx1 - bx0), int(by1 - by0),
+                        die.confidence, tray.name, tray.owner,
+                    )
+                )  # fmt: skip
         return found
 
 
@@ -289,6 +311,49 @@ def _warp(
         part, to_part @ view_to_source, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )  # fmt: skip
+
+
+# a tray that changed in more than this share of its cells since it was seen bare is read
+# whole (the light or the camera moved)
+_MOSTLY_CHANGED = 0.3
+
+
+def _changed(
+    empty: np.ndarray | None, thumb: np.ndarray, shape: tuple[int, ...], die_px: float
+) -> list[tuple[int, int, int, int]] | None:
+    """Windows (view px: x0, y0, x1, y1) around what changed since the tray was seen bare,
+    each reaching a die's side beyond the change; None: read the whole tray."""
+    if empty is None or empty.shape != thumb.shape:
+        return None
+    changed = (cv2.absdiff(empty, thumb) >= SAME_VIEW).astype(np.uint8)
+    if changed.mean() > _MOSTLY_CHANGED:
+        return None
+    h, w = shape[:2]
+    sy, sx = h / thumb.shape[0], w / thumb.shape[1]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    boxes = []
+    for i in range(1, n):
+        x, y, bw, bh = stats[i, :4]
+        boxes.append(
+            [x * sx - die_px, y * sy - die_px, (x + bw) * sx + die_px, (y + bh) * sy + die_px]
+        )
+    merged = True
+    while merged:  # windows that overlap are read as one
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [
+        (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
+        for x0, y0, x1, y1 in boxes
+    ]
 
 
 def _thumb(top: np.ndarray, px_per_mm: float) -> np.ndarray:
