@@ -30,9 +30,12 @@ DIE_MM = 16.0  # the side of an ordinary die
 MARGIN_MM = 0.8 * DIE_MM
 # a tray seen at fewer frame pixels per board millimetre is not read (a die under MIN_DIE_PX)
 MIN_PX_PER_MM = MIN_DIE_PX / DIE_MM
-# a tray whose view changed by less than this (grey levels, on a coarse grid of cells about a
-# quarter die wide) since it was read still holds the same dice: the reading is kept
+# a tray whose view changed by less than this (grey levels, on a coarse grid of cells
+# THUMB_CELL die sides wide) since it was read still holds the same dice: the reading is kept.
+# A die's pips and shadow change a cell by 30 or more; the camera's jitter (half a millimetre)
+# moves a printed line or the board's edge by less than 10 in a cell that wide
 SAME_VIEW = 18.0
+THUMB_CELL = 0.5
 
 
 @dataclass(frozen=True)
@@ -357,10 +360,10 @@ def _changed(
 
 
 def _thumb(top: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """A coarse grey picture of a view (cells about a quarter die wide) to tell whether a
+    """A coarse grey picture of a view (cells half a die wide) to tell whether a
     tray changed; the camera's jitter and noise do not show at this scale."""
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY) if top.ndim == 3 else top
-    cell = max(1, int(round(0.25 * DIE_MM * px_per_mm)))
+    cell = max(1, int(round(THUMB_CELL * DIE_MM * px_per_mm)))
     h, w = grey.shape
     return cv2.resize(grey, (max(1, w // cell), max(1, h // cell)), interpolation=cv2.INTER_AREA)
 
