@@ -716,7 +716,13 @@ function tablePage() {
   }
   function scheduleInset() {
     clearTimeout(insetTimer);
-    insetTimer = setTimeout(() => { loadInset(); scheduleInset(); }, insetFailures > 2 ? 10000 : 2000);
+    insetTimer = setTimeout(() => {
+      loadInset();
+      // The panel's lights change on their own too (a blink ends, a light is set just after
+      // the ruling is announced): look again with each picture.
+      if (!document.hidden) refreshPanel(null);
+      scheduleInset();
+    }, insetFailures > 2 ? 10000 : 2000);
   }
   function updateInset() {
     const unsure = state.ruling && state.ruling.kind === "unclear" && (state.ruling.spaces || []).length;
@@ -740,9 +746,10 @@ function tablePage() {
     clearInterval(bigTimer);
     bigTimer = setInterval(loadBig, 1000);
   });
-  const closeBig = () => { if (big.open) big.close(); };
+  const stopBig = () => { clearInterval(bigTimer); bigImg.removeAttribute("src"); };
+  const closeBig = () => { stopBig(); if (big.open) big.close(); };
   document.getElementById("camera-close").addEventListener("click", closeBig);
-  big.addEventListener("close", () => { clearInterval(bigTimer); bigImg.removeAttribute("src"); });
+  big.addEventListener("close", stopBig);  // Escape closes it too
   big.addEventListener("click", (ev) => { if (ev.target === big) closeBig(); });
   loadInset();
   scheduleInset();
