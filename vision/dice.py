@@ -309,6 +309,9 @@ def _read_grey(
             if lo * die_px <= _box_side(f["box"]) <= hi * die_px
             and (not square_view or not f["idx"] or f["elong"] <= ROUND_TOP_PIPS)
         ]
+        if square_view and config.nadir is not None:
+            nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
+            faces = [f for f in faces if not _pips_beyond_top(f, pips, nadir, die_px)]
     out = []
     for f in faces:
         x0, y0, x1, y1 = (v / scale for v in f["box"])
@@ -359,6 +362,32 @@ def _within_big_pip(face: dict, big: list[Pip]) -> bool:
 # in a view square to the table (known scale), a top face's pips are round: at most this
 # elongated on average
 ROUND_TOP_PIPS = 1.35
+
+
+def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: float) -> bool:
+    """In a view square to the table, a die's top face lies farther from the camera's nadir
+    than its side faces (the top is raised, the camera sees the sides facing it). Pips just
+    beyond a face on the side away from the nadir belong to a face of the same die further
+    out: this face is a side face (or another die lies against it): not read."""
+    x0, y0, x1, y1 = face["box"]
+    centre = np.array([0.5 * (x0 + x1), 0.5 * (y0 + y1)])
+    away = centre - nadir
+    norm = float(np.linalg.norm(away))
+    if norm < 1e-6:
+        return False
+    away /= norm
+    own = set(face["idx"])
+    for i, p in enumerate(pips):
+        if i in own:
+            continue
+        v = np.array([p.x, p.y]) - centre
+        if float(np.linalg.norm(v)) < _BEYOND_REACH * die_px and float(v @ away) > 0.55 * die_px:
+            return True
+    return False
+
+
+# how far from a face's centre (in die sides) pips beyond it count
+_BEYOND_REACH = 1.4
 # the largest pip radius as a fraction of a die's side (real pips: about 0.08-0.1)
 _PIP_PER_DIE = 0.14
 
