@@ -169,15 +169,16 @@ class TrayReader:
         self.trays_read = 0
         to_image = np.linalg.inv(homography)
         for tray in trays(board):
-            view, top = self._top_view(image, tray, to_image, detail)
             key = (board.name, tray.name)
-            if top is None:
-                self._seen.pop(key, None)
-                continue
-            thumb = _thumb(top, view.px_per_mm)
+            # a glance at the tray in the frame itself: unchanged, its dice are known
+            thumb = _glance(image, tray, to_image)
             seen = self._seen.get(key)
             if seen is not None and _same(seen.thumb, thumb):
                 found.extend(seen.dice)
+                continue
+            view, top = self._top_view(image, tray, to_image, detail)
+            if top is None:
+                self._seen.pop(key, None)
                 continue
             self.trays_read += 1
             empty = self._empty.get(key)
@@ -328,7 +329,7 @@ def _changed(
     each reaching a die's side beyond the change; None: read the whole tray."""
     if empty is None or empty.shape != thumb.shape:
         return None
-    changed = (cv2.absdiff(empty, thumb) >= SAME_VIEW).astype(np.uint8)
+    changed = _difference(empty, thumb)
     if changed.mean() > _MOSTLY_CHANGED:
         return None
     h, w = shape[:2]
@@ -359,11 +360,22 @@ def _changed(
     ]
 
 
-def _thumb(top: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """A coarse grey picture of a view (cells half a die wide) to tell whether a
-    tray changed; the camera's jitter and noise do not show at this scale."""
-    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY) if top.ndim == 3 else top
-    cell = max(1, int(round(THUMB_CELL * DIE_MM * px_per_mm)))
+# the glance at a tray: a top view at this many px per board mm, from the frame
+GLANCE_PX_PER_MM = 1.0
+
+
+def _glance(image: np.ndarray, tray: Region, to_image: np.ndarray) -> np.ndarray:
+    """A coarse grey picture of a tray and its margin (cells half a die wide), cut from
+    the frame, to tell whether the tray changed; the camera's jitter and noise do not show
+    at this scale, and it costs a small fraction of a read."""
+    view = tray_view(tray, GLANCE_PX_PER_MM)
+    warp = to_image @ view.to_mm
+    small = cv2.warpPerspective(
+        image, warp, (view.width, view.height), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    cell = max(1, int(round(THUMB_CELL * DIE_MM * GLANCE_PX_PER_MM)))
     h, w = grey.shape
     return cv2.resize(grey, (max(1, w // cell), max(1, h // cell)), interpolation=cv2.INTER_AREA)
 
@@ -371,4 +383,15 @@ def _thumb(top: np.ndarray, px_per_mm: float) -> np.ndarray:
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     if a.shape != b.shape:
         return False
-    return float(cv2.absdiff(a, b).max()) < SAME_VIEW
+    return not _difference(a, b).any()
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cells (0/1) in which two views of a tray differ. The outer ring of cells, over
+    the margin around the tray, is left out: the board's edge and the table there shift
+    with the camera's jitter, and a die counts only with its centre inside the tray."""
+    changed = (cv2.absdiff(a, b) >= SAME_VIEW).astype(np.uint8)
+    if min(changed.shape) > 2:
+        changed[0, :] = changed[-1, :] = 0
+        changed[:, 0] = changed[:, -1] = 0
+    return changed
