@@ -193,7 +193,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def ready() -> None:
         tell_addresses(
-            page_addresses(config.host, config.port), qr=False, out=sys.stdout, prefix="boardref"
+            page_addresses(config.host, config.port),
+            qr=sys.stdout.isatty(),  # a terminal (not the service's journal): a QR code too
+            out=sys.stdout,
+            prefix="boardref",
         )
         if socket.gethostname() + ".local" == MDNS_NAME:
             port = "" if config.port == 80 else f":{config.port}"

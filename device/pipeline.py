@@ -20,7 +20,7 @@ from vision.annotate import annotate
 from vision.calibrate import Calibration, calibrate, refine
 from vision.observation import Observation, observe
 from vision.stabilise import Stabiliser
-from vision.tray import read_tray_dice
+from vision.tray import TrayReader, tray_regions
 
 from .faults import camera_text
 from .trays import die_moved
@@ -37,6 +37,7 @@ class PipelineStatus:
     reason: str = "starting"
     fps: float = 0.0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    tray_px_per_mm: dict[str, float] = field(default_factory=dict)  # below 1.6: no dice
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -47,6 +48,7 @@ class PipelineStatus:
             "reason": self.reason,
             "fps": round(self.fps, 1),
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "tray_px_per_mm": {k: round(v, 2) for k, v in self.tray_px_per_mm.items()},
         }
 
 
@@ -78,6 +80,8 @@ class Pipeline:
         self._unclear_frames = 0
         self._latest: np.ndarray | None = None
         self._latest_lock = threading.Lock()
+        self.trays = TrayReader()  # remembers each tray's reading until its view changes
+        self._detail_regions: list | None = None  # the tray rectangles asked of the camera
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._watchdog: threading.Thread | None = None
@@ -165,7 +169,7 @@ class Pipeline:
                 self.frame_arrived()
                 image = getattr(frame, "image", frame)
                 try:
-                    self.process(image)
+                    self.process(image, getattr(frame, "detail", None))
                 except ValueError as exc:  # a corrupt frame: say so, keep the game
                     self.status.error = f"bad frame: {exc}"
                     log.warning("bad frame: %s", exc)
@@ -177,23 +181,32 @@ class Pipeline:
             self.status.error = f"camera stopped: {exc}"
             log.exception("camera loop stopped")
 
-    def process(self, image: np.ndarray) -> Observation:
-        """Observe one frame and hand the referee anything new. Returns the observation."""
+    def process(self, image: np.ndarray, detail: Any = None) -> Observation:
+        """Observe one frame and hand the referee anything new. Returns the observation.
+
+        ``detail``: the camera's full-resolution image of the same moment, if it gives one
+        (the trays are read from it; the board from ``image``)."""
         game = self.referee.game
         board = game.board
         if self._calibrated_for != board.name:
             self.calibration, self._calibrated_for = None, board.name
             self._last_key = None
             self.stabiliser.reset()
+            self.trays.forget()
         obs = observe(image, [board], self.calibration, self._last_h)
         self.observations += 1
         if obs.homography is not None:
             self._last_h = obs.homography
         dice = []
+        timings = dict(obs.timings_ms)
         wanted = self.read_dice and self.referee.awaiting_roll()
         if wanted and obs.homography is not None and not obs.hand:
-            dice = read_tray_dice(image, board, obs.homography)
-        self.status.timings_ms = dict(obs.timings_ms)
+            dice = self.trays.read(image, board, obs.homography, detail)
+            timings.update(self.trays.timings_ms)
+            self.status.tray_px_per_mm = dict(self.trays.px_per_mm)
+        if not wanted or obs.homography is not None:
+            self._ask_detail(board, obs.homography if wanted else None)
+        self.status.timings_ms = timings
         with self._latest_lock:
             self._latest = annotate(image, board, obs, dice)
         if obs.game is None:
@@ -234,6 +247,24 @@ class Pipeline:
                 )  # fmt: skip
                 self._learn(image, board, stable)
         return obs
+
+    def _ask_detail(self, board: Any, homography: np.ndarray | None) -> None:
+        """Tell the camera which rectangles of its full-resolution image the next frames
+        need (the trays while a roll is awaited, nothing otherwise); said only on a change
+        of more than a few pixels."""
+        want = getattr(self.camera, "want_detail", None)
+        if want is None:
+            return
+        regions = tray_regions(board, homography) if homography is not None else None
+        old = self._detail_regions
+        if regions is None and old is None:
+            return
+        if regions is not None and old is not None and len(regions) == len(old):
+            if all(max(abs(a - b) for a, b in zip(r, o, strict=True)) <= 4 for r, o in
+                   zip(regions, old, strict=True)):  # fmt: skip
+                return
+        self._detail_regions = regions
+        want(regions)
 
     def _learn(self, image: np.ndarray, board: Any, stable: Observation) -> None:
         """The referee agrees with this reading: let the calibration learn from the frame

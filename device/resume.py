@@ -48,7 +48,8 @@ def resume(store: Store, fallback: rules.Game) -> Resumed | None:
         return Resumed(
             fallback,
             None,
-            problem=f"{bad} of {store.path} is bad; a new game of {fallback.title} starts; {where}",
+            problem=f"{bad} in {store.path} is bad ({bad.why}); a new game of {fallback.title} "
+            f"starts; {where}",
         )
     steps: list[tuple[Move, Verdict, Any]] = []
     state = game.initial_state()
@@ -73,8 +74,8 @@ def resume(store: Store, fallback: rules.Game) -> Resumed | None:
         game,
         stored.id,
         steps,
-        problem=f"{bad} of {store.path} is bad; the game goes on from move {len(steps)}, the "
-        f"last good one; {where}",
+        problem=f"{bad} in {store.path} is bad ({bad.why}); the game goes on from move "
+        f"{len(steps)}, the last good one; {where}",
     )
 
 

@@ -103,7 +103,8 @@ class ScriptedPlayers(threading.Thread):
         self.dice_thrown += 1
         self.world.set(hand=True)
         self._sleep(0.4 * self.pace)
-        self.world.set(dice=[value], hand=False)
+        throw = _thrown(self.referee.game.board, self.referee.state.to_move, value)
+        self.world.set(dice=[throw], hand=False)
         if not self._wait(lambda: len(self.referee.history()) > before):
             self.dice_unread += 1
             self.referee.roll("button", value=value)
@@ -176,3 +177,12 @@ class ScriptedPlayers(threading.Thread):
 
     def _sleep(self, seconds: float) -> None:
         self._halt.wait(seconds)
+
+
+def _thrown(board, seat: int, value: int) -> int | tuple[int, str]:
+    """A die thrown by the player in `seat`: into their own tray where the board gives each
+    player one (Manipulation), else into the shared tray."""
+    for region in board.regions:
+        if "tray" in region.name.lower() and region.owner == seat:
+            return value, region.name
+    return value

@@ -49,7 +49,7 @@ class BadRow:
     why: str
 
     def __str__(self) -> str:
-        return f"row {self.row} of the {self.table} table ({self.why})"
+        return f"row {self.row} of the {self.table} table"
 
 
 @dataclass(frozen=True)

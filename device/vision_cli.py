@@ -99,55 +99,15 @@ def read_board(game_name: str, path: str, players: int | None = None) -> dict[st
     }
 
 
-def simulated_dice(games: list, frames: int, seed: int) -> dict[str, Any]:
-    """One die thrown into the tray per simulated frame: read right, not read, or read wrong."""
-    import random
-
-    from hardware.simtable import SimulatedTable
-    from vision.observation import observe
-    from vision.tray import read_tray_dice
-
-    rng = random.Random(seed)
-    per_game = {}
-    for game in games:
-        if not any("tray" in r.name for r in game.board.regions):
-            continue
-        start = game.placement(game.initial_state())
-        right = wrong = unread = 0
-        spent = 0.0
-        for k in range(frames):
-            table = SimulatedTable(game.board, seed=seed * 1000 + k)
-            value = rng.randint(1, 6)
-            frame, _truth = table.render(start, [value], hand=False)
-            obs = observe(frame, [game.board])
-            if obs.homography is None:
-                unread += 1
-                continue
-            t0 = time.perf_counter()
-            dice = read_tray_dice(frame, game.board, obs.homography)
-            spent += time.perf_counter() - t0
-            if any(d.value != value for d in dice):
-                wrong += 1
-            elif dice:
-                right += 1
-            else:
-                unread += 1
-        per_game[game.name] = {
-            "throws": frames,
-            "read_right": right,
-            "read_wrong": wrong,
-            "not_read": unread,
-            "ms_per_frame": round(spent / max(1, frames) * 1e3, 2),
-        }
-    return per_game
-
-
 def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
     """Simulated frames per game board, and the real dice photos (shared set when present)."""
     from hardware.simtable import SimulatedTable
     from vision.bench import evaluate_simulated
     from vision.dice_eval import dataset_pairs, evaluate
+    from vision.dice_sweep import sweep as photo_sweep
     from vision.die_model import model_available, trained_on
+
+    from . import dice_bench
 
     def tick(done: int, total: int) -> None:
         if progress:
@@ -170,7 +130,8 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
     report: dict[str, Any] = {
         "benchmark": "vision",
         "simulated": simulated,
-        "simulated_dice": simulated_dice(games, frames, seed),
+        "simulated_dice": dice_bench.throws(games, frames, seed),
+        "drawn_dice_sweep": dice_bench.sweep(games, max(6, frames // 2), seed),
     }
     learnt = trained_on() if model_available() else frozenset()
     for label, folder in (("real_dice_shared", SHARED_DICE), ("real_dice_bundled", BUNDLED_DICE)):
@@ -184,6 +145,8 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
             report[label]["photos_the_network_learnt_from"] = sum(
                 1 for image, _ in pairs if image.name in learnt
             )
+            # the same photos shrunk until a die spans 40 down to 8 px, blurred and noisy
+            report[label]["scale_sweep"] = photo_sweep(pairs)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 

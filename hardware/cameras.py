@@ -34,6 +34,7 @@ __all__ = [
     "EndOfStream",
     "CameraSource",
     "Picamera2Source",
+    "CropDetail",
     "OpenCVSource",
     "FolderSource",
     "RetryingSource",
@@ -69,6 +70,10 @@ class Frame:
     image: np.ndarray
     timestamp: float
     index: int
+    # the same moment at the camera's full resolution, where the camera gives one: an object
+    # with `scale` (detail px per image px along x and y) and `crop(x0, y0, x1, y1)` giving
+    # that rectangle of it (detail px, BGR) or None (vision.tray.Detail)
+    detail: Any = None
 
 
 def _as_bgr(image: np.ndarray, source: str) -> np.ndarray:
@@ -98,9 +103,15 @@ class CameraSource:
 
     # Subclass hooks ---------------------------------------------------------------------------
 
-    def _grab(self) -> tuple[np.ndarray, float]:
-        """Return (BGR image, timestamp) of the newest frame; raise CameraError/EndOfStream."""
+    def _grab(self) -> tuple[np.ndarray, float] | tuple[np.ndarray, float, Any]:
+        """Return (BGR image, timestamp) of the newest frame, or (image, timestamp, detail)
+        when the camera also gives it at full resolution; raise CameraError/EndOfStream."""
         raise NotImplementedError
+
+    def want_detail(self, regions: list[tuple[int, int, int, int]] | None) -> None:
+        """Say which rectangles of the image (image px: x0, y0, x1, y1) the next frames'
+        full-resolution detail must hold, or None when no detail is needed (a camera that
+        copies its full-resolution image only where it is read saves the rest)."""
 
     def _release(self) -> None:
         """Free the device. Called once, by close()."""
@@ -113,12 +124,17 @@ class CameraSource:
             if self._closed:
                 raise CameraError(f"{self.name}: the source is closed")
             try:
-                image, timestamp = self._grab()
+                image, timestamp, *detail = self._grab()
             except CameraError as exc:
                 self._last_error = str(exc)
                 raise
             self._last_error = None
-            frame = Frame(image=_as_bgr(image, self.name), timestamp=timestamp, index=self._count)
+            frame = Frame(
+                image=_as_bgr(image, self.name),
+                timestamp=timestamp,
+                index=self._count,
+                detail=detail[0] if detail else None,
+            )
             self._count += 1
             return frame
 
@@ -186,6 +202,13 @@ class Picamera2Source(CameraSource):
     """The Raspberry Pi camera through picamera2 (from Raspberry Pi OS's apt, imported lazily).
 
     The main stream is "RGB888", which picamera2 delivers in BGR byte order, as OpenCV wants.
+    With ``detail=True`` (the default) and a sensor finer than ``size``, the main stream is the
+    sensor's full resolution and a "lores" stream of about ``size`` (with the sensor's aspect)
+    is the frame the board is read from: the Pi's ISP scales it for free. The lores stream
+    must be YUV420 on a Pi 4 (picamera2 refuses any other format there, and a lores stream
+    larger than the main one), so it is converted to BGR here. Only the rectangles asked for
+    by ``want_detail`` (the dice trays, while a roll is awaited) are copied from the main
+    stream, as the frame's ``detail``.
     After ``warmup`` seconds of automatic exposure and white balance, both are switched off and
     the measured ExposureTime, AnalogueGain and ColourGains are set as fixed controls, so token
     colours stay put when a hand or a shadow passes (``controls`` fixes them to given values
@@ -204,13 +227,16 @@ class Picamera2Source(CameraSource):
         controls: dict[str, Any] | None = None,
         timeout: float = 3.0,
         sleep: Callable[[float], None] = time.sleep,
+        detail: bool = True,
     ) -> None:
         super().__init__()
         self.name = f"picamera2:{camera_num}"
         self.camera_num = camera_num
         self.size = (int(size[0]), int(size[1]))
+        self.detail_size: tuple[int, int] | None = None  # the main stream, when it is finer
         self.timeout = timeout
         self.locked_controls: dict[str, Any] = {}
+        self._regions: list[tuple[int, int, int, int]] | None = None
         try:
             from picamera2 import Picamera2  # only on the Pi, from apt
         except ImportError as exc:
@@ -223,9 +249,20 @@ class Picamera2Source(CameraSource):
         except Exception as exc:
             raise CameraError(f"{self.name}: cannot open the camera: {exc}") from exc
         try:
-            config = self._cam.create_video_configuration(
-                main={"size": self.size, "format": "RGB888"}, buffer_count=2, queue=False
-            )
+            sensor = getattr(self._cam, "sensor_resolution", None) if detail else None
+            if sensor and int(sensor[0]) > self.size[0]:
+                self.detail_size = (int(sensor[0]), int(sensor[1]))
+                self.size = _lores_size(self.size, self.detail_size)
+                config = self._cam.create_video_configuration(
+                    main={"size": self.detail_size, "format": "RGB888"},
+                    lores={"size": self.size, "format": "YUV420"},
+                    buffer_count=2,
+                    queue=False,
+                )
+            else:
+                config = self._cam.create_video_configuration(
+                    main={"size": self.size, "format": "RGB888"}, buffer_count=2, queue=False
+                )
             self._cam.configure(config)
             self._cam.start()
             self._flush = _accepts(self._cam.capture_request, "flush")
@@ -261,12 +298,38 @@ class Picamera2Source(CameraSource):
                 f"{self.name}: no frame within {self.timeout:g} s ({type(exc).__name__}: {exc})"
             ) from exc
         try:
-            image = request.make_array("main")
+            if self.detail_size is None:
+                return request.make_array("main"), time.time()
+            image = _yuv420_to_bgr(request.make_array("lores"), *self.size)
+            return image, time.time(), self._detail(request)
         except Exception as exc:
             raise CameraError(f"{self.name}: bad frame: {exc}") from exc
         finally:
             request.release()
-        return image, time.time()
+
+    def want_detail(self, regions: list[tuple[int, int, int, int]] | None) -> None:
+        self._regions = list(regions) if regions else None
+
+    def _detail(self, request: Any) -> CropDetail | None:
+        """The asked-for rectangles of the main stream (copied before the request goes
+        back to the camera); None when nothing is asked."""
+        regions = self._regions
+        if not regions or self.detail_size is None:
+            return None
+        (mw, mh), (lw, lh) = self.detail_size, self.size
+        scale = (mw / lw, mh / lh)
+        stride = int(self._cam.stream_configuration("main")["stride"])
+        rows = request.make_buffer("main").reshape(-1, stride)[:mh, : mw * 3]
+        crops = {}
+        for x0, y0, x1, y1 in regions:
+            box = (
+                max(0, int(x0 * scale[0])), max(0, int(y0 * scale[1])),
+                min(mw, int(np.ceil(x1 * scale[0]))), min(mh, int(np.ceil(y1 * scale[1]))),
+            )  # fmt: skip
+            if box[2] > box[0] and box[3] > box[1]:
+                part = rows[box[1] : box[3], box[0] * 3 : box[2] * 3]
+                crops[box] = part.reshape(box[3] - box[1], box[2] - box[0], 3).copy()
+        return CropDetail(scale, crops)
 
     def _release(self) -> None:
         cam = getattr(self, "_cam", None)
@@ -278,6 +341,46 @@ class Picamera2Source(CameraSource):
                 step()
             except Exception:
                 log.debug("%s: %s failed", self.name, step.__name__, exc_info=True)
+
+
+class CropDetail:
+    """Rectangles of a camera's full-resolution image (see ``Frame.detail``): ``crop`` gives
+    any rectangle lying inside one of them."""
+
+    def __init__(
+        self, scale: tuple[float, float], crops: dict[tuple[int, int, int, int], np.ndarray]
+    ) -> None:
+        self.scale = scale
+        self.crops = crops
+
+    def crop(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray | None:
+        for (a0, b0, a1, b1), image in self.crops.items():
+            if a0 <= x0 and b0 <= y0 and x1 <= a1 and y1 <= b1 and x1 > x0 and y1 > y0:
+                return image[y0 - b0 : y1 - b0, x0 - a0 : x1 - a0]
+        return None
+
+
+def _lores_size(size: tuple[int, int], sensor: tuple[int, int]) -> tuple[int, int]:
+    """About ``size``, with the sensor's aspect (the ISP scales the lores stream from the
+    same field as the main one) and even sides (YUV420)."""
+    width = int(size[0]) // 2 * 2
+    return width, int(round(width * sensor[1] / sensor[0] / 2)) * 2
+
+
+def _yuv420_to_bgr(array: np.ndarray, width: int, height: int) -> np.ndarray:
+    """picamera2's YUV420 array ((height * 3/2) rows of ``stride`` bytes: the Y plane, then
+    the U and V planes, each row holding half a stride) as a BGR image."""
+    stride = array.shape[1]
+    if stride != width:
+        flat = array.reshape(-1)
+        y = array[:height, :width]
+        half, rows = stride // 2, height // 2
+        start = height * stride
+        u = flat[start : start + rows * half].reshape(rows, half)[:, : width // 2]
+        v = flat[start + rows * half : start + 2 * rows * half].reshape(rows, half)
+        v = v[:, : width // 2]
+        array = np.concatenate([y.ravel(), u.ravel(), v.ravel()]).reshape(-1, width)
+    return cv2.cvtColor(np.ascontiguousarray(array), cv2.COLOR_YUV2BGR_I420)
 
 
 # -- USB webcams and network streams ---------------------------------------------------------
@@ -520,6 +623,7 @@ class RetryingSource(CameraSource):
                 self._attempts += 1
                 try:
                     self._source = self._opener()
+                    self._source.want_detail(getattr(self, "_regions", None))
                 except Exception as exc:
                     self._fail(exc)
                     return None
@@ -532,13 +636,18 @@ class RetryingSource(CameraSource):
                 return None
             self._last_error = None
             self._delay = 0.0
-            frame = Frame(image=inner.image, timestamp=inner.timestamp, index=self._count)
+            frame = Frame(inner.image, inner.timestamp, self._count, inner.detail)
             self._count += 1
             return frame
 
     def read(self) -> Frame | None:  # type: ignore[override]
         """The newest frame, or None while the camera is away (never raises CameraError)."""
         return self._try_read()
+
+    def want_detail(self, regions: list[tuple[int, int, int, int]] | None) -> None:
+        self._regions = regions
+        if self._source is not None:
+            self._source.want_detail(regions)
 
     def frames(self) -> Iterator[Frame]:
         while not self._closed:

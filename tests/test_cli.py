@@ -129,13 +129,18 @@ def test_every_subcommand_describes_itself_and_shows_its_defaults(capsys):
     assert "(default: A3)" in help_text(capsys, "print-board")
 
 
-def test_a_taken_port_is_one_line_naming_the_port_and_the_option(capsys):
+def test_a_taken_port_is_one_line_naming_the_port_and_the_option(capsys, tmp_path):
+    config = tmp_path / "boardref.toml"
+    config.write_text(
+        f'[camera]\nsource = "sim"\n[data]\ndatabase = "{tmp_path / "games.sqlite3"}"\n'
+    )
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         code = main(["demo", "--host", "127.0.0.1", "--port", str(port), "--duration", "1"])
-        serve_code = main(["serve", "--host", "127.0.0.1", "--port", str(port)])
+        serve = ["serve", "--config", str(config), "--host", "127.0.0.1", "--port", str(port)]
+        serve_code = main(serve)
     err = capsys.readouterr().err
     assert code == 2 and serve_code == 2
     lines = [line for line in err.splitlines() if line.startswith("boardref:")]

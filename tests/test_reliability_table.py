@@ -303,3 +303,28 @@ def test_the_reliability_bench_counts_no_loss_and_no_500():
     assert report["malformed_requests_tried"] == 60
     assert report["pin_guesses_before_lockout"] == 5
     assert report["live_reconnects_refused"] == 0  # dropped phones give their slots back
+
+
+def test_the_appliance_watchdog_resumes_a_paused_table_by_itself(db):
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from device.appliance import build
+    from device.config import Config
+
+    config = Config(game="aggravation", players=2, camera="", pins={"tempo": 0.05})
+    store = Store(db)
+    appliance = build(config, store=store, pin_factory=MockFactory(pin_class=MockPWMPin))
+    referee = appliance.referee
+    disk = Disk()
+    store.write_fault = disk
+    disk.full = True
+    with pytest.raises(StoragePaused):
+        referee.roll("web")
+    appliance.start_watchdog(every=0.05)
+    try:
+        assert referee.snapshot()["paused"]
+        disk.full = False  # space freed: nobody touches the table
+        assert wait_until(lambda: not referee.snapshot()["paused"])
+        assert "storage works again" in referee.snapshot()["ruling"]["text"]
+    finally:
+        appliance.close()

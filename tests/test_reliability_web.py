@@ -147,6 +147,21 @@ def test_the_delay_stops_growing_at_an_hour():
     assert left == 3600
 
 
+def test_an_hour_without_a_wrong_pin_forgets_the_old_ones():
+    clock = Clock()
+    guard = PinGuard(clock=clock)
+    for n in range(4):
+        guard.failed(str(n))
+    clock.now += 3601
+    guard.failed("x")  # the fifth, but an hour after the others
+    assert guard.table_lock().seconds_left == 0
+    for n in range(3):
+        guard.failed(str(n))
+    assert guard.table_lock().seconds_left == 0
+    guard.failed("y")  # five in a row again
+    assert guard.table_lock().seconds_left == 60
+
+
 def pin_app(table, clock):
     app = create_app({"SECRET_KEY": "t", "TESTING": True}, table=table)
     app.extensions["boardref.pin_guard"] = PinGuard(clock=clock)

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 import rules
-from device import pipeline as pipeline_module
 from device.pipeline import Pipeline
 from device.referee import Referee
 from device.store import Store
@@ -160,13 +159,13 @@ def table(monkeypatch):
     places: dict[int, tuple[int, int]] = {}  # seat -> the die's top-left corner (else 0, 0)
     trays = {r.owner: r.name for r in ref.game.board.regions if "tray" in r.name}
 
-    def read_trays(image, board, homography):
+    def read_trays(image, board, homography, detail=None):
         return [
             TrayDie(v, *places.get(s, (0, 0)), 30, 30, 0.9, trays[s], s)
             for s, v in sorted(dice.items())
         ]
 
-    monkeypatch.setattr(pipeline_module, "read_tray_dice", read_trays)
+    monkeypatch.setattr(pipeline.trays, "read", read_trays)
 
     def frames(n: int) -> None:
         for _ in range(n):

@@ -132,6 +132,8 @@ def test_teach_mode_and_manual_move(site, phone):
     phone.wait_for_selector("#teach .moves-list li")
     assert phone.locator("#board .target").count() >= 1
     assert "AGG-" in phone.inner_text("#teach")
+    names = space_names(table.game.board, table.game.name)  # where it may go, in words
+    assert f"→ {names[move['to']]} ({move['to']}" in phone.inner_text("#teach")
     shot(phone, "04-teach-token-moves")
 
     phone.locator(f'#board .hit[data-space="{move["to"]}"]').click()
@@ -333,3 +335,41 @@ def test_page_works_under_its_own_content_security_policy(site, browser):
         page.wait_for_load_state("load")
     context.close()
     assert not problems, problems
+
+
+def test_faults_line_shows_storage_camera_and_pin_lock(site, phone):
+    """Issue 16: what stops the table is said on every page, phones too, and goes away."""
+    import sqlite3
+    import time
+
+    table, url = site
+    table.roll("button", value=6)
+
+    def full(sql: str) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    table._store.write_fault = full
+    try:
+        table.manual_move(table.game.legal_moves(table.state)[0].to_json())
+    except Exception:  # noqa: BLE001  (StoragePaused: the move is refused, as it should be)
+        pass
+    table.camera_silent(time.time() - 30)
+    phone.goto(url + "/history")  # any page: the line is in the frame of every page
+    line = phone.locator("#faults")
+    line.wait_for(state="visible", timeout=30000)
+    text = line.text_content()
+    assert "cannot save: storage full (or read-only)" in text
+    assert "camera gives no picture since" in text
+    shot(phone, "20-faults-line")
+    guard = phone.context.request  # five wrong PINs lock the table; the line says until when
+    csrf = guard.get(url + "/api/csrf").json()["csrf_token"]
+    for n in range(5):
+        guard.post(url + "/api/pin", headers={"X-CSRF-Token": csrf, "X-Table-PIN": f"9{n}99"})
+    table._store.write_fault = None
+    table.check_faults()
+    table.camera_back()
+    phone.wait_for_function(
+        "document.querySelector('#faults').textContent.includes('changes are locked until')",
+        timeout=30000,
+    )
+    assert "cannot save" not in phone.locator("#faults").text_content()

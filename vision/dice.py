@@ -162,37 +162,119 @@ def die_grey(image_bgr: np.ndarray, config: DiceConfig) -> np.ndarray:
     return np.clip(proj * 255.0, 0, 255).astype(np.uint8).reshape(img.shape[:2])
 
 
-def read_dice(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:  # noqa: B008
-    """Read every die in a BGR photo; readings below ``config.min_confidence`` are dropped."""
-    return [r for r in read_dice_all(image_bgr, config) if r.confidence >= config.min_confidence]
+def read_dice(
+    image_bgr: np.ndarray,
+    config: DiceConfig = DiceConfig(),  # noqa: B008
+    *,
+    die_px: float | None = None,
+) -> list[DieReading]:
+    """Read every die in a BGR photo; readings below ``config.min_confidence`` are dropped.
+
+    ``die_px``: the side of a die in pixels when the caller knows it (a tray seen at a known
+    scale); see :func:`read_dice_all`."""
+    return [
+        r
+        for r in read_dice_all(image_bgr, config, die_px=die_px)
+        if r.confidence >= config.min_confidence
+    ]
 
 
-def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:  # noqa: B008
-    """Like :func:`read_dice` but keeps low-confidence readings (marked by their confidence)."""
+def read_dice_all(
+    image_bgr: np.ndarray,
+    config: DiceConfig = DiceConfig(),  # noqa: B008
+    *,
+    die_px: float | None = None,
+) -> list[DieReading]:
+    """Like :func:`read_dice` but keeps low-confidence readings (marked by their confidence).
+
+    Without ``die_px`` the photo is brought to a 480-720 px short side and the dice may be
+    any size up to a few percent of it. With ``die_px`` (a die's side in pixels, known from
+    the scale) the photo is read at a scale where a die spans about :data:`WORK_DIE_PX`
+    (never enlarged: too small a die is declined), and only faces of about that size count.
+    A photo that is one die filling the frame is read too (see :func:`_read_filling_die`).
+    """
     _check_image(image_bgr)
     grey = die_grey(image_bgr, config)
-    h0, w0 = grey.shape
-    # work at a 480-720 px short side: small images are enlarged (pips of two or three pixels
-    # are unreadable), large ones reduced (speed; pips stay big enough)
-    scale = 1.0
-    if min(h0, w0) < config.work_size[0]:
-        scale = config.work_size[0] / min(h0, w0)
-    elif min(h0, w0) > config.work_size[1]:
-        scale = config.work_size[1] / min(h0, w0)
+    if die_px is not None:
+        if die_px < MIN_DIE_PX:
+            return []  # too few pixels per pip to tell a five from a blob: never guess
+        scale = WORK_DIE_PX / die_px
+        return _read_grey(grey, config, scale, die_px * scale, square_view=True)
+    if min(grey.shape) < SMALL_PHOTO_PX:
+        # dice in so small a photo are either a few pixels (unreadable) or fill it
+        return _read_filling_die(grey, config)
+    found = _read_grey(grey, config, _work_scale(grey.shape, config), None)
+    if any(r.confidence >= _FILLING_VETO for r in found):
+        # dice of the photo's scale: a pattern of several of them may look like one big face
+        return found
+    filling = _read_filling_die(grey, config)
+    return filling if filling else found
+
+
+# a photo with a shorter short side is read as one die filling it, or not at all
+SMALL_PHOTO_PX = 160
+# a face spanning fewer pixels of the photo than this is not read (its pips are a pixel or
+# two: blur and noise make any value of them); the face network reads a face alone only
+# from this size (the real photos it learnt from show dice of 15-80 px)
+MIN_FACE_PX = 24.0
+MIN_NETWORK_FACE_PX = 24.0
+# ... and the pip counter reads a face only from pips of at least this radius in the photo
+# (two touching ones seen smaller than that blur into a two)
+MIN_PIP_PX = 1.5
+# a die's side in pixels at which the reader works when the scale is known (the real photos
+# it is tuned on show dice of 30-50 px), and the least it accepts
+WORK_DIE_PX = 48.0
+MIN_DIE_PX = 26.0
+# a face found at a known scale, in a view square to the table, must be within this factor
+# of the expected die side (a part of a face read as a smaller face turned by 45 degrees,
+# two pips of a four as a two, spans 0.7 of it)
+DIE_SIZE_TOLERANCE = (0.85, 1.3)
+# ... and in a photo of one die filling the frame (its size is only roughly known)
+_FILLING_SIZE_TOLERANCE = (0.65, 1.35)
+
+
+def _work_scale(shape: tuple[int, ...], config: DiceConfig) -> float:
+    """The scale bringing the photo's short side into ``config.work_size``: small images are
+    enlarged (pips of two or three pixels are unreadable), large ones reduced (speed)."""
+    short = min(shape[:2])
+    if short < config.work_size[0]:
+        return config.work_size[0] / short
+    if short > config.work_size[1]:
+        return config.work_size[1] / short
+    return 1.0
+
+
+def _read_grey(
+    grey0: np.ndarray,
+    config: DiceConfig,
+    scale: float,
+    die_px: float | None,
+    square_view: bool = False,
+) -> list[DieReading]:
+    """Read the dice of a grey photo at ``scale``; ``die_px``: the die side after scaling,
+    when known (then pips are bounded by it and faces of another size are dropped);
+    ``square_view``: the photo is a view square to the table (a tray's top view), where a
+    top face has round pips and exactly the die's size."""
+    h0, w0 = grey0.shape
+    grey = grey0
     if scale != 1.0:
         interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
-        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interp)
+        grey = cv2.resize(grey0, None, fx=scale, fy=scale, interpolation=interp)
     # under-exposed photo: stretch so the brightest surfaces (die bodies) come out bright
     top = float(np.percentile(grey[::4, ::4], 99.5))
     if 0 < top < 170:
         grey = cv2.convertScaleAbs(grey, alpha=min(220.0 / top, 4.0))
     h, w = grey.shape
-    max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
+    if die_px is None:
+        max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
+    else:
+        max_r = max(3, int(round(_PIP_PER_DIE * die_px)))
     pips = find_pips(
         grey, max_radius=max_r, min_area=config.min_pip_area, min_contrast=config.min_pip_contrast
     )
     if not pips:
         return []
+    big = _big_pips(grey, max_r, config) if die_px is None else []
     pipmask = _pip_mask(grey, pips)
     groups = _group_faces(grey, pipmask, pips, config)
     faces = []
@@ -204,7 +286,32 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
-        faces = combine(grey, pips, faces, sure_at=DiceConfig.min_confidence)
+        faces = combine(
+            grey, pips, faces, DiceConfig.min_confidence, face_px=die_px, square_view=square_view
+        )
+    faces = [f for f in faces if not _within_big_pip(f, big)]
+    # in the photo's own pixels: too small a face is declined, and the network may read a
+    # face alone only where it saw dice of the size it learnt from (tiny enlarged dice, two
+    # touching ones, may look to it like one bigger face)
+    faces = [
+        f
+        for f in faces
+        if _box_side(f["box"]) / scale >= (MIN_FACE_PX if f["idx"] else MIN_NETWORK_FACE_PX)
+        and (not f["idx"] or f["radius"] / scale >= MIN_PIP_PX)
+    ]
+    if die_px is not None:
+        # in a view square to the table a top face is seen square on, with round pips, and
+        # a side face stands on edge, its pips drawn out
+        lo, hi = DIE_SIZE_TOLERANCE if square_view else _FILLING_SIZE_TOLERANCE
+        faces = [
+            f
+            for f in faces
+            if lo * die_px <= _box_side(f["box"]) <= hi * die_px
+            and (not square_view or not f["idx"] or f["elong"] <= ROUND_TOP_PIPS)
+        ]
+        if square_view and config.nadir is not None:
+            nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
+            faces = [f for f in faces if not _pips_beyond_top(f, pips, nadir, die_px)]
     out = []
     for f in faces:
         x0, y0, x1, y1 = (v / scale for v in f["box"])
@@ -213,6 +320,131 @@ def read_dice_all(image_bgr: np.ndarray, config: DiceConfig = DiceConfig()) -> l
         out.append(DieReading(f["value"], x0, y0, x1 - x0, y1 - y0, float(f["confidence"])))
     out.sort(key=lambda r: (r.y, r.x))
     return out
+
+
+# pips up to this many times larger than the reader's largest are looked for too: a face
+# found on one of them is a speck inside a pip of a die far bigger than the photo's scale
+# suggests (a close-up), never a die of its own
+_BIG_PIP_FACTOR = 3
+# ... counting only round blobs well beyond the largest pip (two pips blurred together at the
+# reduced scale make an oblong blob, not a big pip)
+_BIG_PIP_LEAST = 1.6
+_BIG_PIP_ROUND = 2.0
+
+
+def _big_pips(grey: np.ndarray, max_r: int, config: DiceConfig) -> list[Pip]:
+    """Pip-like blobs too big for the reader's scale (radius beyond ``max_r``), in ``grey``'s
+    pixels, found on a copy reduced by :data:`_BIG_PIP_FACTOR`."""
+    k = _BIG_PIP_FACTOR
+    small = cv2.resize(grey, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+    if min(small.shape) < 16:
+        return []
+    found = find_pips(small, max_radius=max_r, min_contrast=config.min_pip_contrast)
+    return [
+        Pip(p.x * k, p.y * k, p.area * k * k, p.major * k, p.minor * k, p.angle, p.contrast, p.body)
+        for p in found
+        if p.radius * k > _BIG_PIP_LEAST * max_r and p.elongation < _BIG_PIP_ROUND
+    ]
+
+
+def _within_big_pip(face: dict, big: list[Pip]) -> bool:
+    """Is there a pip far too big for this face on it or right beside it? A face's pips
+    are about a tenth of its side in radius; a face with a much bigger pip within a face side
+    of its centre is a speck on, or a pattern across, a die far bigger than it."""
+    cx = 0.5 * (face["box"][0] + face["box"][2])
+    cy = 0.5 * (face["box"][1] + face["box"][3])
+    side = _box_side(face["box"])
+    return any(
+        np.hypot(cx - p.x, cy - p.y) < side + p.major and p.radius > 0.13 * side for p in big
+    )
+
+
+# in a view square to the table (known scale), a top face's pips are round: at most this
+# elongated on average
+ROUND_TOP_PIPS = 1.35
+
+
+def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: float) -> bool:
+    """In a view square to the table, a die's top face lies farther from the camera's nadir
+    than its side faces (the top is raised, the camera sees the sides facing it). Pips just
+    beyond a face on the side away from the nadir belong to a face of the same die further
+    out: this face is a side face (or another die lies against it): not read."""
+    x0, y0, x1, y1 = face["box"]
+    centre = np.array([0.5 * (x0 + x1), 0.5 * (y0 + y1)])
+    away = centre - nadir
+    norm = float(np.linalg.norm(away))
+    if norm < 1e-6:
+        return False
+    away /= norm
+    own = set(face["idx"])
+    for i, p in enumerate(pips):
+        if i in own:
+            continue
+        v = np.array([p.x, p.y]) - centre
+        if float(np.linalg.norm(v)) < _BEYOND_REACH * die_px and float(v @ away) > 0.55 * die_px:
+            return True
+    return False
+
+
+# how far from a face's centre (in die sides) pips beyond it count
+_BEYOND_REACH = 1.4
+# the largest pip radius as a fraction of a die's side (real pips: about 0.08-0.1)
+_PIP_PER_DIE = 0.14
+
+
+def _box_side(box: tuple[float, float, float, float]) -> float:
+    return float(np.sqrt(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)))
+
+
+# a photo that is one die filling the frame: its short side is brought to this many pixels
+# (the face then spans about WORK_DIE_PX), and framed with this much plain border (fraction
+# of the short side) so that the die lies well inside a photo, as the reader expects
+_FILLING_SHORT_PX = 64.0
+_FILLING_BORDER = 0.5
+# ... and the face's side is expected at this fraction of the photo's short side
+_FILLING_FACE = 0.75
+# a reading of the general reader at least this sure means the photo shows dice of its own
+# scale, not one die filling it
+_FILLING_VETO = 0.3
+# a face filling the frame spans at least this fraction of its short side
+_FILLING_LEAST = 0.55
+# the part of a face box its pip grid reaches (pips at +-a plus a pip radius; box at 1.85a)
+_GRID_REACH = 0.78
+
+
+def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
+    """One die filling the frame (a close-up, a crop around one die). The general reader
+    takes such pips for blobs far too big to be pips; here the photo is scaled so that the
+    die has the size the reader works at, and framed by a plain border. A reading counts
+    only when it is the only one and all of its pip grid lies inside the photo (a face cut
+    by the frame may hide pips: declined), so a small or cut die is never misread."""
+    h0, w0 = grey.shape
+    short = min(h0, w0)
+    if max(h0, w0) > 2 * short:
+        return []  # not a close-up of one die
+    scale = _FILLING_SHORT_PX / short
+    interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
+    small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interp)
+    pad = int(round(_FILLING_BORDER * _FILLING_SHORT_PX))
+    edge = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
+    framed = cv2.copyMakeBorder(
+        small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=float(np.median(edge))
+    )
+    found = _read_grey(framed, config, 1.0, _FILLING_FACE * _FILLING_SHORT_PX)
+    if len(found) != 1 or found[0].confidence < config.min_confidence:
+        return []
+    r = found[0]
+    if min(r.w, r.h) < _FILLING_LEAST * _FILLING_SHORT_PX:
+        return []  # not filling the frame: a pattern of small dice may look like one face
+    # the box in the photo's pixels, and the part of it the pip grid covers
+    cx, cy = (r.x + r.w / 2 - pad) / scale, (r.y + r.h / 2 - pad) / scale
+    hw, hh = r.w / 2 / scale, r.h / 2 / scale
+    reach_x, reach_y = _GRID_REACH * hw, _GRID_REACH * hh
+    if cx - reach_x < 0 or cy - reach_y < 0 or cx + reach_x > w0 or cy + reach_y > h0:
+        return []
+    x0, y0 = max(0, int(np.floor(cx - hw))), max(0, int(np.floor(cy - hh)))
+    x1, y1 = min(w0, int(np.ceil(cx + hw))), min(h0, int(np.ceil(cy + hh)))
+    return [DieReading(r.value, x0, y0, x1 - x0, y1 - y0, r.confidence)]
 
 
 def _whitener(cov: np.ndarray) -> np.ndarray:

@@ -33,6 +33,8 @@ SIDE_REACH = 1.15
 BORDER_REACH = 0.8
 # pips this far from a face's centre (in face sides, along x and y) count as its own
 PIP_REACH = 0.6
+# a pip at most this elongated is round (a top face seen square on)
+ROUND_PIP = 1.35
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
 MIDDLE_PIP = 0.15
 # the middle of a face, sampled to tell odd faces (a pip there) from even: radius in face sides
@@ -51,6 +53,8 @@ CENTRE_DARKNESS = {
 # at most this many searches per photo (each costs three looks of about 0.4 ms): faces
 # first, then the darkest loose pips
 MAX_STARTS = 32
+# starts closer than this many face sides are looked at once when the die size is known
+KNOWN_SIZE_MERGE = 0.45
 # a face's box side in pip radii, for a search started from a lone pip
 _SIDE_PER_PIP_RADIUS = 11.0
 
@@ -60,18 +64,23 @@ def _box_start(f: dict) -> tuple[float, float, float]:
     return (0.5 * (x0 + x1), 0.5 * (y0 + y1), max(x1 - x0, y1 - y0))
 
 
-def _starts(pips: list[Pip], faces: list[dict], sure: list[dict]) -> list[tuple]:
+def _starts(
+    pips: list[Pip], faces: list[dict], sure: list[dict], face_px: float | None = None
+) -> list[tuple]:
     """Where to start looking: every face the counter found, and every pip no sure face
-    explains; starts that nearly coincide are looked at once (a search started within about
-    half a face of a die arrives)."""
+    explains (a face of ``face_px`` around it when the die size is known); starts that nearly
+    coincide are looked at once (a search started within about half a face of a die arrives)."""
     taken = {i for f in sure for i in f["idx"]}
     loose = sorted((p for i, p in enumerate(pips) if i not in taken), key=lambda p: -p.contrast)
     raw = [_box_start(f) for f in faces]
-    raw += [(p.x, p.y, _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
+    raw += [(p.x, p.y, face_px or _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
+    # with the die size known, every pip of one face starts a search that arrives at it
+    near = 0.3 if face_px is None else KNOWN_SIZE_MERGE
     out: list[tuple] = []
     for x, y, s in raw:
         if not any(
-            abs(x - u) < 0.3 * t and abs(y - v) < 0.3 * t and 0.8 < s / t < 1.25 for u, v, t in out
+            abs(x - u) < near * t and abs(y - v) < near * t and 0.8 < s / t < 1.25
+            for u, v, t in out
         ):
             out.append((x, y, s))
     return out[:MAX_STARTS]
@@ -114,6 +123,15 @@ def _pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int:
     x, y, side = face
     half = PIP_REACH * side
     return sum(1 for p in pips if abs(p.x - x) < half and abs(p.y - y) < half)
+
+
+def _round_pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int:
+    """How many round pips (as a top face seen square on shows them) lie on the face."""
+    x, y, side = face
+    half = PIP_REACH * side
+    return sum(
+        1 for p in pips if abs(p.x - x) < half and abs(p.y - y) < half and p.elongation <= ROUND_PIP
+    )
 
 
 def _centre_agrees(
@@ -166,13 +184,21 @@ def _face_of(find: FaceFind) -> dict:
     }
 
 
-def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict], sure_at: float) -> list[dict]:
+def combine(
+    grey: np.ndarray,
+    pips: list[Pip],
+    faces: list[dict],
+    sure_at: float,
+    face_px: float | None = None,
+    square_view: bool = False,
+) -> list[dict]:
     """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
     counter's, with any confidence; those at ``sure_at`` or above stand on their own. The
     result keeps the doubtful ones the network did not replace, so callers can still see them
-    as doubtful."""
+    as doubtful. ``face_px``: a face's side in pixels, when the scale is known;
+    ``square_view``: the photo is a view square to the table (a tray's top view)."""
     sure = [f for f in faces if f["confidence"] >= sure_at]
-    starts = _starts(pips, faces, sure)
+    starts = _starts(pips, faces, sure, face_px)
     finds = find_faces(grey, starts)
     read = sorted(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
@@ -199,6 +225,10 @@ def combine(grey: np.ndarray, pips: list[Pip], faces: list[dict], sure_at: float
         if not _centre_agrees(grey, pips, here, g.opinion.value):
             continue
         if _counter_saw_more(g, faces):
+            continue
+        if square_view and _round_pips_inside(here, pips) != g.opinion.value:
+            # a view square to the table shows a top face's pips round: they must all be
+            # there (a side face, drawn out and sheared, may look to the network like a face)
             continue
         steady = steady_opinion(grey, g)
         if steady.value != g.opinion.value or steady.probability < READ_ALONE:

@@ -54,8 +54,11 @@ class Pip:
         return r @ np.diag([self.major**2, self.minor**2]) @ r.T
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """Fill enclosed holes of a 0/1 mask (a pip with a specular highlight is a ring)."""
+def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
+    """Fill enclosed holes of a 0/1 mask (a pip with a specular highlight is a ring).
+
+    ``max_hole``: only holes of at most this many pixels are filled (a printed frame around
+    a dice tray encloses the whole tray, which is no pip's highlight)."""
     h, w = mask.shape
     pad = np.zeros((h + 2, w + 2), np.uint8)
     pad[1:-1, 1:-1] = mask
@@ -63,6 +66,11 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     ff = np.zeros((h + 4, w + 4), np.uint8)
     cv2.floodFill(flood, ff, (0, 0), 1)
     holes = flood[1:-1, 1:-1] == 0
+    if max_hole is not None and holes.any():
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), 4)
+        small = np.zeros(n, bool)
+        small[1:] = stats[1:, cv2.CC_STAT_AREA] <= max_hole
+        holes = small[labels]
     out = mask.copy()
     out[holes] = 1
     return out
@@ -87,10 +95,10 @@ def find_pips(
     # a pip pixel is darker than its surroundings by an absolute and a relative margin
     thr = np.maximum(min_contrast, rel_contrast * closed.astype(np.float32))
     mask = (diff.astype(np.float32) > thr).astype(np.uint8)
-    mask = fill_holes(mask)
+    max_area = np.pi * max_radius**2 * 1.2
+    mask = fill_holes(mask, max_area)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = grey.shape
-    max_area = np.pi * max_radius**2 * 1.2
     pips: list[Pip] = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]

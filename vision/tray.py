@@ -1,24 +1,41 @@
-"""Read the die in the board's dice tray: rectify the tray, read it, map boxes back to the frame.
+"""Read the dice in the board's trays: a top view of each tray alone, at a known scale.
 
-Reading only around the tray (not the whole frame) keeps most of the board's printed holes and
-the tokens out of the die reader's view, gives it a top view whatever the camera's tilt, and says
-whose die it is when a board has one tray per player (Manipulation).
+Only the trays are read, never the whole frame: the board's printed holes and the tokens stay
+out of the die reader's view, each tray is seen from straight above whatever the camera's
+tilt, and the reading says whose die it is when a board has one tray per player
+(Manipulation). The board's homography gives the scale, so the reader knows how big a die
+is in the view (a 16 mm die) and works at the size it is tuned on, never enlarging: a tray
+seen too coarsely is not read at all (the roll button always works).
+
+When the camera gives a full-resolution image beside the small one the board is read from
+(picamera2's main and lores streams, the simulated camera), the trays are cut from the large
+image (see :class:`Detail`). A :class:`TrayReader` remembers each tray's last view and
+reading: a tray that has not changed since is not read again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from rules.geometry import Board, Region
-from vision.dice import DiceConfig, read_dice
+from vision.dice import MIN_DIE_PX, WORK_DIE_PX, DiceConfig, read_dice
 
-WORK_LONG_SIDE = 640  # px: the real-photo scale the die reader is tuned on
-# Below this many frame pixels per board millimetre a 16 mm die spans fewer than ~32 px and
-# its pips blur together: the reader is not trusted there (the roll button always works).
-MIN_PX_PER_MM = 2.0
+DIE_MM = 16.0  # the side of an ordinary die
+# around each tray the view shows this much more (a die lying on the tray's edge is whole)
+MARGIN_MM = 0.8 * DIE_MM
+# a tray seen at fewer frame pixels per board millimetre is not read (a die under MIN_DIE_PX)
+MIN_PX_PER_MM = MIN_DIE_PX / DIE_MM
+# a tray whose view changed by less than this (grey levels, on a coarse grid of cells
+# THUMB_CELL die sides wide) since it was read still holds the same dice: the reading is kept.
+# A die's pips and shadow change a cell by 30 or more; the camera's jitter (half a millimetre)
+# moves a printed line or the board's edge by less than 10 in a cell that wide
+SAME_VIEW = 18.0
+THUMB_CELL = 0.5
 
 
 @dataclass(frozen=True)
@@ -35,7 +52,19 @@ class TrayDie:
     owner: int | None  # the seat the tray belongs to (Manipulation: one tray per player)
 
 
-DEFAULT_DICE = DiceConfig(nadir=(0.5, 0.5))  # the camera looks straight down at the tray
+DEFAULT_DICE = DiceConfig()  # (each tray's view sets where the camera's nadir lies)
+
+
+class Detail(Protocol):
+    """A camera's full-resolution image beside the frame the board is read from.
+
+    ``scale``: detail pixels per frame pixel along x and y (the two images show the same
+    field). ``crop(x0, y0, x1, y1)`` gives that rectangle of the detail image (detail pixels,
+    BGR), or None when the camera cannot give it."""
+
+    scale: tuple[float, float]
+
+    def crop(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray | None: ...
 
 
 def trays(board: Board) -> list[Region]:
@@ -44,27 +73,191 @@ def trays(board: Board) -> list[Region]:
 
 
 def native_px_per_mm(to_image: np.ndarray, x: float, y: float) -> float:
-    """How many frame pixels one board millimetre spans around (x, y) (board mm -> px map)."""
+    """How many image pixels one board millimetre spans around (x, y) (board mm -> px map)."""
     pts = np.array([[[x, y]], [[x + 1.0, y]], [[x, y + 1.0]]], float)
     p = cv2.perspectiveTransform(pts, to_image).reshape(-1, 2)
     return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
 
 
-def tray_view(tray: Region, long_side_px: int = WORK_LONG_SIDE) -> tuple[np.ndarray, int, int]:
-    """(tray-view px -> board mm matrix, width, height) of a 4:3 window centred on the tray.
+def tray_px_per_mm(board: Board, homography: np.ndarray, detail_scale: float = 1.0) -> dict:
+    """{tray name: pixels per board millimetre at its centre} for a frame whose homography
+    (frame px -> board mm) is given; ``detail_scale``: detail pixels per frame pixel."""
+    to_image = np.linalg.inv(homography)
+    return {
+        t.name: detail_scale * native_px_per_mm(to_image, t.x + t.w / 2, t.y + t.h / 2)
+        for t in trays(board)
+    }
 
-    The die reader works best on photo-like frames, so the tray's long side spans
-    `long_side_px` and the short side is padded out to a 4:3 window (the extra is board or
-    table; only dice centred inside the tray are kept).
-    """
-    landscape = tray.w >= tray.h
-    long_mm = max(tray.w, tray.h)
-    ppm = long_side_px / long_mm
-    w_mm, h_mm = (long_mm, long_mm * 0.75) if landscape else (long_mm * 0.75, long_mm)
-    x0 = tray.x + tray.w / 2 - w_mm / 2
-    y0 = tray.y + tray.h / 2 - h_mm / 2
-    to_mm = np.array([[1 / ppm, 0, x0], [0, 1 / ppm, y0], [0, 0, 1]], float)
-    return to_mm, int(round(w_mm * ppm)), int(round(h_mm * ppm))
+
+def tray_regions(
+    board: Board, homography: np.ndarray, margin_mm: float = 2 * MARGIN_MM
+) -> list[tuple[int, int, int, int]]:
+    """Each tray's bounding rectangle (x0, y0, x1, y1) in the frame's pixels, with a margin
+    for the camera's and the board's drift: what a camera must give at full resolution."""
+    to_image = np.linalg.inv(homography)
+    out = []
+    for tray in trays(board):
+        x0, y0 = tray.x - margin_mm, tray.y - margin_mm
+        x1, y1 = tray.x + tray.w + margin_mm, tray.y + tray.h + margin_mm
+        pts = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], float)
+        p = cv2.perspectiveTransform(pts, to_image).reshape(-1, 2)
+        lo, hi = np.floor(p.min(0)).astype(int), np.ceil(p.max(0)).astype(int)
+        out.append((int(lo[0]), int(lo[1]), int(hi[0]), int(hi[1])))
+    return out
+
+
+@dataclass(frozen=True)
+class _View:
+    """A tray's top view: view px -> board mm (``to_mm``), its size and scale."""
+
+    to_mm: np.ndarray
+    width: int
+    height: int
+    px_per_mm: float
+
+
+def tray_view(tray: Region, px_per_mm: float, margin_mm: float = MARGIN_MM) -> _View:
+    """The top view of a tray and a margin around it, at ``px_per_mm``."""
+    x0, y0 = tray.x - margin_mm, tray.y - margin_mm
+    to_mm = np.array([[1 / px_per_mm, 0, x0], [0, 1 / px_per_mm, y0], [0, 0, 1]], float)
+    w = int(round((tray.w + 2 * margin_mm) * px_per_mm))
+    h = int(round((tray.h + 2 * margin_mm) * px_per_mm))
+    return _View(to_mm, w, h, px_per_mm)
+
+
+@dataclass
+class _Seen:
+    """What a tray looked like when it was last read, and what was read."""
+
+    thumb: np.ndarray
+    dice: list[TrayDie]
+
+
+@dataclass
+class TrayReader:
+    """Reads the trays of a board frame after frame, re-reading a tray only when its view
+    changed. ``timings_ms`` holds the last call's cost and ``trays_read`` how many trays it
+    really read (the others were unchanged)."""
+
+    config: DiceConfig = DEFAULT_DICE
+    die_mm: float = DIE_MM
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    trays_read: int = 0
+    # each tray's camera pixels per board mm in the last call (from the detail when used)
+    px_per_mm: dict[str, float] = field(default_factory=dict)
+    _seen: dict[tuple[str, str], _Seen] = field(default_factory=dict, repr=False)
+    # each tray's look when a read of all of it found no die: later only the parts that
+    # changed from it are read
+    _empty: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
+
+    def forget(self) -> None:
+        """Read every tray afresh next time (a new game, the camera moved)."""
+        self._seen.clear()
+        self._empty.clear()
+
+    def read(
+        self,
+        image: np.ndarray,
+        board: Board,
+        homography: np.ndarray,
+        detail: Detail | None = None,
+    ) -> list[TrayDie]:
+        """Dice in every tray of ``board``, boxes in ``image``'s pixels. ``homography``:
+        image px -> board mm. Only dice whose centre lies inside a tray count."""
+        t0 = time.perf_counter()
+        found: list[TrayDie] = []
+        self.trays_read = 0
+        to_image = np.linalg.inv(homography)
+        for tray in trays(board):
+            key = (board.name, tray.name)
+            # a glance at the tray in the frame itself: unchanged, its dice are known
+            thumb = _glance(image, tray, to_image)
+            seen = self._seen.get(key)
+            if seen is not None and _same(seen.thumb, thumb):
+                found.extend(seen.dice)
+                continue
+            view, top = self._top_view(image, tray, to_image, detail)
+            if top is None:
+                self._seen.pop(key, None)
+                continue
+            self.trays_read += 1
+            empty = self._empty.get(key)
+            windows = _changed(empty, thumb, top.shape, self.die_mm * view.px_per_mm)
+            dice = self._read_view(top, view, tray, to_image, board, windows)
+            if windows is None and not dice:
+                self._empty[key] = thumb  # how the tray looks bare, from a read of all of it
+            self._seen[key] = _Seen(thumb, dice)
+            found.extend(dice)
+        self.timings_ms = {"dice": (time.perf_counter() - t0) * 1e3}
+        return found
+
+    def _top_view(
+        self,
+        image: np.ndarray,
+        tray: Region,
+        to_image: np.ndarray,
+        detail: Detail | None,
+    ) -> tuple[_View, np.ndarray | None]:
+        """The tray's top view from the detail image when there is one, else from the
+        frame; None when neither shows the tray finely enough."""
+        cx, cy = tray.x + tray.w / 2, tray.y + tray.h / 2
+        native = native_px_per_mm(to_image, cx, cy)
+        self.px_per_mm[tray.name] = native
+        view = tray_view(tray, min(native, WORK_DIE_PX / self.die_mm))
+        corners = _view_corners(view, to_image)
+        if detail is not None:
+            sx, sy = detail.scale
+            fine = native * float(np.sqrt(sx * sy))
+            if fine * self.die_mm >= MIN_DIE_PX and fine > native:
+                view = tray_view(tray, min(fine, WORK_DIE_PX / self.die_mm))
+                corners = _view_corners(view, to_image) * [sx, sy]
+                x0, y0 = np.floor(corners.min(0)).astype(int) - 2
+                x1, y1 = np.ceil(corners.max(0)).astype(int) + 2
+                crop = detail.crop(int(x0), int(y0), int(x1), int(y1))
+                if crop is not None and crop.size:
+                    self.px_per_mm[tray.name] = fine
+                    src = np.diag([1 / sx, 1 / sy, 1.0])  # detail px -> frame px
+                    shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], float)
+                    return view, _warp(crop, to_image, view, src @ shift, fine)
+        if native * self.die_mm < MIN_DIE_PX:
+            return view, None
+        return view, _warp(image, to_image, view, np.eye(3), native)
+
+    def _read_view(
+        self,
+        top: np.ndarray,
+        view: _View,
+        tray: Region,
+        to_image: np.ndarray,
+        board: Board,
+        windows: list[tuple[int, int, int, int]] | None = None,
+    ) -> list[TrayDie]:
+        """The dice in a tray's view, or only in the given windows of it (view pixels)."""
+        found = []
+        warp = to_image @ view.to_mm  # view px -> frame px
+        nx, ny = _nadir(view, board)
+        h, w = top.shape[:2]
+        for x0, y0, x1, y1 in windows if windows is not None else [(0, 0, w, h)]:
+            part = top[y0:y1, x0:x1]
+            if min(part.shape[:2]) < 16:
+                continue
+            pw, ph = x1 - x0, y1 - y0
+            config = replace(self.config, nadir=((nx * w - x0) / pw, (ny * h - y0) / ph))
+            for die in read_dice(part, config, die_px=self.die_mm * view.px_per_mm):
+                x, y, dw, dh = die.x + x0, die.y + y0, die.w, die.h
+                cx, cy, _ = view.to_mm @ np.array([x + dw / 2, y + dh / 2, 1.0])
+                if not (tray.x <= cx <= tray.x + tray.w and tray.y <= cy <= tray.y + tray.h):
+                    continue
+                corners = np.array([[x, y], [x + dw, y], [x + dw, y + dh], [x, y + dh]], float)
+                box = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
+                (bx0, by0), (bx1, by1) = box.min(0), box.max(0)
+                found.append(
+                    TrayDie(
+                        die.value, int(bx0), int(by0), int(bx1 - bx0), int(by1 - by0),
+                        die.confidence, tray.name, tray.owner,
+                    )
+                )  # fmt: skip
+        return found
 
 
 def read_tray_dice(
@@ -72,44 +265,133 @@ def read_tray_dice(
     board: Board,
     homography: np.ndarray,
     config: DiceConfig = DEFAULT_DICE,
+    detail: Detail | None = None,
 ) -> list[TrayDie]:
-    """Dice in every tray of `board`, with boxes in the frame's pixels. `homography`: px -> mm.
+    """Dice in every tray of ``board`` in one frame (no memory of earlier frames): see
+    :meth:`TrayReader.read`."""
+    return TrayReader(config).read(image, board, homography, detail)
 
-    Only dice whose centre lies inside the tray count: a die elsewhere is not a throw.
-    """
-    found: list[TrayDie] = []
-    to_image = np.linalg.inv(homography)
-    for tray in trays(board):
-        # At the frame's own resolution (never upsampled: a smoothed die looks blurred to
-        # the reader), capped at the scale the reader was tuned on.
-        native = native_px_per_mm(to_image, tray.x + tray.w / 2, tray.y + tray.h / 2)
-        if native < MIN_PX_PER_MM:
-            continue
-        long_px = min(WORK_LONG_SIDE, int(max(tray.w, tray.h) * native))
-        to_mm, w, h = tray_view(tray, long_px)
-        warp = to_image @ to_mm  # tray-view px -> image px
-        top = cv2.warpPerspective(
-            image, warp, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_NEAREST,
-            borderMode=cv2.BORDER_REPLICATE,
-        )  # fmt: skip
-        for die in read_dice(top, config):
-            cx, cy, _ = to_mm @ np.array([die.x + die.w / 2, die.y + die.h / 2, 1.0])
-            if not (tray.x <= cx <= tray.x + tray.w and tray.y <= cy <= tray.y + tray.h):
-                continue
-            x, y, dw, dh = die.x, die.y, die.w, die.h
-            corners = np.array([[x, y], [x + dw, y], [x + dw, y + dh], [x, y + dh]], float)
-            box = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
-            (x0, y0), (x1, y1) = box.min(0), box.max(0)
-            found.append(
-                TrayDie(
-                    die.value,
-                    int(x0),
-                    int(y0),
-                    int(x1 - x0),
-                    int(y1 - y0),
-                    die.confidence,
-                    tray.name,
-                    tray.owner,
-                )
-            )
-    return found
+
+def _nadir(view: _View, board: Board) -> tuple[float, float]:
+    """Where the point below the camera lies in a tray's view, as fractions of its width and
+    height (far outside it): the camera hangs over the board, so a die's side faces show on
+    the side of its top face that looks towards the board's centre."""
+    x, y, w = np.linalg.inv(view.to_mm) @ np.array([board.width / 2, board.height / 2, 1.0])
+    return float(x / w / view.width), float(y / w / view.height)
+
+
+def _view_corners(view: _View, to_image: np.ndarray) -> np.ndarray:
+    """The view's corners in frame pixels."""
+    w, h = view.width, view.height
+    pts = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], float)
+    return cv2.perspectiveTransform(pts, to_image @ view.to_mm).reshape(-1, 2)
+
+
+def _warp(
+    source: np.ndarray,
+    to_image: np.ndarray,
+    view: _View,
+    source_to_frame: np.ndarray,
+    native: float,
+) -> np.ndarray:
+    """The view cut from ``source`` (whose pixels map to frame pixels by
+    ``source_to_frame``; ``native``: its pixels per board mm). Only the part under the view
+    is touched, shrunk first by area averaging when it is much finer than the view (a plain
+    warp would skip pixels and alias the pips)."""
+    view_to_source = np.linalg.inv(source_to_frame) @ to_image @ view.to_mm
+    w, h = view.width, view.height
+    pts = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], float)
+    corners = cv2.perspectiveTransform(pts, view_to_source).reshape(-1, 2)
+    sh, sw = source.shape[:2]
+    x0, y0 = np.clip(np.floor(corners.min(0)).astype(int) - 2, 0, [sw - 1, sh - 1])
+    x1, y1 = np.clip(np.ceil(corners.max(0)).astype(int) + 3, [x0 + 1, y0 + 1], [sw, sh])
+    part = source[y0:y1, x0:x1]
+    to_part = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
+    factor = native / view.px_per_mm
+    if factor > 1.4:
+        part = cv2.resize(part, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
+        to_part = np.diag([1 / factor, 1 / factor, 1.0]) @ to_part
+    return cv2.warpPerspective(
+        part, to_part @ view_to_source, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
+
+
+# a tray that changed in more than this share of its cells since it was seen bare is read
+# whole (the light or the camera moved)
+_MOSTLY_CHANGED = 0.3
+
+
+def _changed(
+    empty: np.ndarray | None, thumb: np.ndarray, shape: tuple[int, ...], die_px: float
+) -> list[tuple[int, int, int, int]] | None:
+    """Windows (view px: x0, y0, x1, y1) around what changed since the tray was seen bare,
+    each reaching a die's side beyond the change; None: read the whole tray."""
+    if empty is None or empty.shape != thumb.shape:
+        return None
+    changed = _difference(empty, thumb)
+    if changed.mean() > _MOSTLY_CHANGED:
+        return None
+    h, w = shape[:2]
+    sy, sx = h / thumb.shape[0], w / thumb.shape[1]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    boxes = []
+    for i in range(1, n):
+        x, y, bw, bh = stats[i, :4]
+        boxes.append(
+            [x * sx - die_px, y * sy - die_px, (x + bw) * sx + die_px, (y + bh) * sy + die_px]
+        )
+    merged = True
+    while merged:  # windows that overlap are read as one
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [
+        (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
+        for x0, y0, x1, y1 in boxes
+    ]
+
+
+# the glance at a tray: a top view at this many px per board mm, from the frame
+GLANCE_PX_PER_MM = 1.0
+
+
+def _glance(image: np.ndarray, tray: Region, to_image: np.ndarray) -> np.ndarray:
+    """A coarse grey picture of a tray and its margin (cells half a die wide), cut from
+    the frame, to tell whether the tray changed; the camera's jitter and noise do not show
+    at this scale, and it costs a small fraction of a read."""
+    view = tray_view(tray, GLANCE_PX_PER_MM)
+    warp = to_image @ view.to_mm
+    small = cv2.warpPerspective(
+        image, warp, (view.width, view.height), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    cell = max(1, int(round(THUMB_CELL * DIE_MM * GLANCE_PX_PER_MM)))
+    h, w = grey.shape
+    return cv2.resize(grey, (max(1, w // cell), max(1, h // cell)), interpolation=cv2.INTER_AREA)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.shape != b.shape:
+        return False
+    return not _difference(a, b).any()
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cells (0/1) in which two views of a tray differ. The outer ring of cells, over
+    the margin around the tray, is left out: the board's edge and the table there shift
+    with the camera's jitter, and a die counts only with its centre inside the tray."""
+    changed = (cv2.absdiff(a, b) >= SAME_VIEW).astype(np.uint8)
+    if min(changed.shape) > 2:
+        changed[0, :] = changed[-1, :] = 0
+        changed[:, 0] = changed[:, -1] = 0
+    return changed

@@ -91,7 +91,9 @@ class PinGuard:
     One address gets `per_address` wrong PINs a `window`; more get 429 at once. The whole table
     gets `free_failures` wrong PINs in a row; then every PIN check is refused for `first_lock`
     seconds, doubling with each further lock-out up to `max_lock` (an hour), so spreading the
-    guesses over many addresses does not help. The right PIN after a lock-out starts afresh.
+    guesses over many addresses does not help. The right PIN after a lock-out starts afresh,
+    and so does an hour (`max_lock`) without a wrong PIN after the last lock ended: a slip
+    last week counts no more, while waiting out a lock does not reset the delay.
     `clock` is injectable so tests never wait.
     """
 
@@ -114,6 +116,7 @@ class PinGuard:
         self._in_a_row = 0  # wrong PINs at the table since the last right one
         self._locks = 0  # lock-outs since the last right PIN (the delay doubles each time)
         self._locked_until = 0.0  # on `clock`
+        self._last_failure = float("-inf")  # on `clock`
         self._lock = threading.Lock()
 
     def locked(self, address: str) -> bool:
@@ -139,6 +142,10 @@ class PinGuard:
         now = self.clock()
         with self._lock:
             self._failures.setdefault(address, []).append(now)
+            quiet_since = max(self._last_failure, self._locked_until)
+            if now - quiet_since > self.max_lock:  # an hour's quiet after any lock: afresh
+                self._in_a_row, self._locks = 0, 0
+            self._last_failure = now
             self._in_a_row += 1
             if self._in_a_row >= self.free_failures * (self._locks + 1):
                 delay = min(self.first_lock * 2**self._locks, self.max_lock)

@@ -484,10 +484,15 @@ function drawBanner(container, ruling, { fresh = false, names = {} } = {}) {
     for (const c of ruling.clauses || []) container.append(clauseFold(c));
   } else if ((ruling.effects || []).filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind)).length) {
     const ul = el("ul");
-    const seen = new Set([ruling.text]);
+    const said = (ruling.text || "").toLowerCase();
+    const seen = new Set();
     for (const e of ruling.effects.filter((e) => !ruling.battle || !["capture", "stalemate"].includes(e.kind))) {
       if (seen.has(e.text)) continue;
       seen.add(e.text);
+      if (e.text && said.includes(e.text.toLowerCase())) {  // already in the headline: its rule only
+        if (e.clause) headline.append(el("span", { class: "cid", text: ` ${e.clause}` }));
+        continue;
+      }
       ul.append(el("li", {}, cap(e.text), el("span", { class: "cid", text: ` ${e.clause}` })));
     }
     if (ul.childNodes.length) container.append(ul);
@@ -711,7 +716,13 @@ function tablePage() {
   }
   function scheduleInset() {
     clearTimeout(insetTimer);
-    insetTimer = setTimeout(() => { loadInset(); scheduleInset(); }, insetFailures > 2 ? 10000 : 2000);
+    insetTimer = setTimeout(() => {
+      loadInset();
+      // The panel's lights change on their own too (a blink ends, a light is set just after
+      // the ruling is announced): look again with each picture.
+      if (!document.hidden) refreshPanel(null);
+      scheduleInset();
+    }, insetFailures > 2 ? 10000 : 2000);
   }
   function updateInset() {
     const unsure = state.ruling && state.ruling.kind === "unclear" && (state.ruling.spaces || []).length;
@@ -735,9 +746,10 @@ function tablePage() {
     clearInterval(bigTimer);
     bigTimer = setInterval(loadBig, 1000);
   });
-  const closeBig = () => { if (big.open) big.close(); };
+  const stopBig = () => { clearInterval(bigTimer); bigImg.removeAttribute("src"); };
+  const closeBig = () => { stopBig(); if (big.open) big.close(); };
   document.getElementById("camera-close").addEventListener("click", closeBig);
-  big.addEventListener("close", () => { clearInterval(bigTimer); bigImg.removeAttribute("src"); });
+  big.addEventListener("close", stopBig);  // Escape closes it too
   big.addEventListener("click", (ev) => { if (ev.target === big) closeBig(); });
   loadInset();
   scheduleInset();
@@ -884,7 +896,8 @@ function tablePage() {
     teach.hidden = false;
     teach.textContent = "";
     const colour = data.token;
-    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${data.space}`;
+    const names = board.names || {};
+    const where = (view.byId[data.space] || {}).kind === "base" ? "in its BASE" : `on ${names[data.space] || data.space}`;
     teach.append(el("h3", {}, `${cap(colour || "no")} ${TOKEN} ${where}`));
     if (!data.moves.length) {
       teach.append(el("p", { text: cap(data.note) }));
@@ -907,7 +920,7 @@ function tablePage() {
     const ul = el("ul", { class: "moves-list" });
     for (const m of data.moves) {
       const li = el("li");
-      li.append(el("b", { text: `→ ${m.to}` }), m.route ? ` (${m.route})` : "", ": ");
+      li.append(el("b", { text: `→ ${(board.names || {})[m.to] || m.to}` }), ` (${m.to}${m.route ? `, ${m.route}` : ""}): `);
       li.append(m.verdict.clauses.map((c) => `${c.id} ${c.title}`).join(" · "));
       for (const e of m.verdict.effects) li.append(el("div", { class: "hint", text: cap(e.text) }));
       ul.append(li);
@@ -921,7 +934,8 @@ function tablePage() {
       teach.hidden = false;
       teach.textContent = "";
       const v = data.verdict;
-      teach.append(el("h3", {}, `${frm} → ${to}: `, el("span", { class: data.legal ? "ok" : "bad", text: data.legal ? "✓ allowed" : "✕ not allowed" })));
+      const names = board.names || {};
+      teach.append(el("h3", {}, `${names[frm] || frm} → ${names[to] || to}: `, el("span", { class: data.legal ? "ok" : "bad", text: data.legal ? "✓ allowed" : "✕ not allowed" })));
       teach.append(el("p", { text: cap(v.reason) }));
       const ul = el("ul", { class: "moves-list" });
       for (const c of v.clauses) ul.append(el("li", {}, el("span", { class: "cid", text: c.id }), ` ${c.title}: ${c.text}`));
