@@ -102,9 +102,11 @@ def test_live_table_roll_and_button(site, phone):
     shot(phone, "01-table-phone-start")
 
     phone.click("#roll")  # the page's Roll button
-    phone.wait_for_function("document.querySelector('#banner').dataset.kind !== undefined")
-    kind = phone.get_attribute("#banner", "data-kind")
-    assert kind in ("roll", "pass")
+    # wait for the roll's own ruling: the banner shows the opening ("new") until it arrives
+    phone.wait_for_function(
+        "['roll', 'pass'].includes(document.querySelector('#banner').dataset.kind)",
+        timeout=60000,
+    )
     assert table.rolls_from == ["web"]
     shot(phone, "02-table-phone-after-roll")
 
