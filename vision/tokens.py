@@ -164,9 +164,10 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     cell_valid = np.bincount(owner, weights=valid_flat[cell], minlength=n)
     cell_size = np.bincount(owner, minlength=n)
     valid = (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
-    flat = view.clipped.ravel()
-    hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(flat) - 1)
-    clipped = flat[hole].mean(1).astype(np.float32)  # a grey hole saturates only in glare
+    raw = view.raw.reshape(-1, 3)
+    hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(raw) - 1)
+    # the camera saturated in the hole's middle: a grey print never does but in glare
+    clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread
     )

@@ -34,8 +34,7 @@ class TopView:
     image: np.ndarray  # (H, W, 3) float32
     valid: np.ndarray  # (H, W) bool: inside the camera frame
     ppm: float  # top-view pixels per board millimetre
-    paper: np.ndarray  # (3,) median paper colour in the frame (BGR, 0..255)
-    clipped: np.ndarray  # (H, W) bool: the camera saturated there (glare): colours are lost
+    raw: np.ndarray  # (H, W, 3) uint8: the top view as the camera gave it (for glare)
 
 
 def reader_ppm(board: Board) -> float:
@@ -187,6 +186,4 @@ def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView
         raise ValueError(f"board {board.name!r}: too little of its paper is in view to read it")
     field = paper_field(top, mask, ppm)
     normalised = top.astype(np.float32) / field
-    paper = np.median(top[mask], 0).astype(np.float32)
-    clipped = top.max(2) >= 250  # the camera saturated: a grey print never does but in glare
-    return TopView(normalised, valid, ppm, paper, clipped)
+    return TopView(normalised, valid, ppm, top)
