@@ -16,15 +16,14 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.palette import PALETTE
+from vision.tokens import chroma
 
 
 def palette_look(colour: str) -> tuple[float, float, float]:
     """(hue degrees, chroma, brightness) of a palette colour on white paper: the reader's
     prior for a token of that colour (`vision.tokens.chroma_planes` measures the same)."""
     r, g, b = (c / 255.0 for c in PALETTE[colour].rgb)
-    light = (r + g + b) / 3.0
-    cx = (r - 0.5 * (g + b)) / max(light, 0.03)
-    cy = 0.8660254 * (g - b) / max(light, 0.03)
+    cx, cy, light = chroma(b, g, r)
     return (float(np.degrees(np.arctan2(cy, cx)) % 360.0), float(np.hypot(cx, cy)), light)
 
 

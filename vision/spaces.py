@@ -278,16 +278,13 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         ),
         absolute,
     )
-    # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey
-    along = np.zeros(n)
+    # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
+    # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
     tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
-    for i in np.nonzero(owner_k >= 0)[0]:
-        u = np.radians(win.hues[owner_k[i]])
-        along[i] = np.clip(cx[i] * np.cos(u) + cy[i] * np.sin(u), 0.0, tint_room[i])
-        along_vec = along[i] * np.array([np.cos(u), np.sin(u)])
-        cx_i, cy_i = cx[i] - along_vec[0], cy[i] - along_vec[1]
-        along[i] = np.hypot(cx_i, cy_i)
-    off_print = np.where(owner_k >= 0, along, np.hypot(cx, cy))
+    hue = np.radians(win.hues[np.maximum(owner_k, 0)]) if k_count else np.zeros(n)
+    ux, uy = np.cos(hue), np.sin(hue)
+    along = np.clip(cx * ux + cy * uy, 0.0, tint_room)
+    off_print = np.hypot(cx - along * ux, cy - along * uy)
     # no colour at all where a token would be: well under the faintest token, and under the
     # tint in the seat's own hue
     # against a tint the margin is thin: full confidence only clearly under it

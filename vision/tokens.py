@@ -114,17 +114,20 @@ class SpaceLooks:
     # radii around that peak: a token's colour is gone there, a hand's or a sleeve's is not
 
 
+def chroma(b, g, r, floor: float = 0.03):
+    """(cx, cy, brightness) of a colour (scalars or arrays, paper = 1): the opponent colour
+    axes divided by brightness, so shading hardly changes them (0 for grey)."""
+    light = (b + g + r) * (1.0 / 3.0)
+    inv = 1.0 / np.maximum(light, floor)
+    return (r - 0.5 * (g + b)) * inv, 0.8660254 * (g - b) * inv, light
+
+
 def chroma_planes(image: np.ndarray, first: int, second: int):
     """(cx, cy, brightness) of the token-sized colour around every pixel; cx, cy are the
     opponent colour axes divided by brightness (0 for grey; a strong token colour is 1-2)."""
     s = cv2.boxFilter(image, -1, (first, first), borderType=cv2.BORDER_REFLECT)
     s = cv2.boxFilter(s, -1, (second, second), borderType=cv2.BORDER_REFLECT)
-    b, g, r = s[:, :, 0], s[:, :, 1], s[:, :, 2]
-    light = (b + g + r) * (1.0 / 3.0)
-    inv = 1.0 / np.maximum(light, 0.03)
-    cx = (r - 0.5 * (g + b)) * inv
-    cy = (0.8660254 * (g - b)) * inv
-    return cx, cy, light
+    return chroma(s[:, :, 0], s[:, :, 1], s[:, :, 2])
 
 
 def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
@@ -187,9 +190,8 @@ def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndar
     inner, inner_area = box(plan.ring[0])
     outer, outer_area = box(plan.ring[1])
     ring = (outer - inner) / np.maximum(outer_area - inner_area, 1.0)[:, None]
-    b, g, r = ring[:, 0], ring[:, 1], ring[:, 2]
-    light = np.maximum((b + g + r) / 3.0, 1e-6)
-    return np.hypot(r - 0.5 * (g + b), 0.8660254 * (g - b)) / light
+    cx, cy, _ = chroma(ring[:, 0], ring[:, 1], ring[:, 2], floor=1e-6)
+    return np.hypot(cx, cy)
 
 
 def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
@@ -197,6 +199,4 @@ def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
     flat = image.reshape(-1, 3)
     idx = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(flat) - 1)
     b, g, r = flat[idx].mean(1).T
-    light = (b + g + r) / 3.0
-    inv = 1.0 / np.maximum(light, 0.03)
-    return np.stack([(r - 0.5 * (g + b)) * inv, 0.8660254 * (g - b) * inv, light], 1)
+    return np.stack(chroma(b, g, r), 1)
