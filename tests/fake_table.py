@@ -54,9 +54,14 @@ class FakeTable(Referee):
         return self._announcer.listeners
 
     def roll(self, source: str = "web", value: int | None = None) -> dict[str, Any]:
-        snapshot = super().roll(source, value)
+        # Noted before the roll: the page hears the ruling over SSE while super().roll is still
+        # returning, and a test that saw the ruling must find the source already noted.
         self.rolls_from.append(source)
-        return snapshot
+        try:
+            return super().roll(source, value)
+        except Exception:
+            self.rolls_from.pop()
+            raise
 
     def _save_profile(self, profile: dict[str, Any]) -> str:
         self.profiles.append(profile)
