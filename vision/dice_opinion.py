@@ -210,8 +210,12 @@ def combine(
         own = finds[_own_start(_box_start(f), starts)]
         # the counter's pips are real (it checks each against the image): the network may
         # overrule it only by seeing more pips than it did, or no top face at all
+        # (in a view square to the table a side face is told apart by its drawn-out pips and
+        # its place beside the top face, both checked by the counter: the network, which
+        # learnt from slanted photos, may not call a round-pipped face of the die's size no
+        # face at all)
         against = own.opinion.probability >= OVERRULE and (
-            own.opinion.value == 0 or own.opinion.value > f["value"]
+            (own.opinion.value == 0 and not square_view) or own.opinion.value > f["value"]
         )
         (doubted if against else kept).append(f)
     claimed = [_box_start(f) for f in kept + doubted]

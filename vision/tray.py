@@ -168,6 +168,7 @@ class TrayReader:
         found: list[TrayDie] = []
         self.trays_read = 0
         to_image = np.linalg.inv(homography)
+        nadir = nadir_mm(board, homography, image.shape)
         for tray in trays(board):
             key = (board.name, tray.name)
             # a glance at the tray in the frame itself: unchanged, its dice are known
@@ -183,7 +184,7 @@ class TrayReader:
             self.trays_read += 1
             empty = self._empty.get(key)
             windows = _changed(empty, thumb, top.shape, self.die_mm * view.px_per_mm)
-            dice = self._read_view(top, view, tray, to_image, board, windows)
+            dice = self._read_view(top, view, tray, to_image, nadir, windows)
             if windows is None and not dice:
                 self._empty[key] = thumb  # how the tray looks bare, from a read of all of it
             self._seen[key] = _Seen(thumb, dice)
@@ -229,13 +230,14 @@ class TrayReader:
         view: _View,
         tray: Region,
         to_image: np.ndarray,
-        board: Board,
+        nadir: tuple[float, float],
         windows: list[tuple[int, int, int, int]] | None = None,
     ) -> list[TrayDie]:
-        """The dice in a tray's view, or only in the given windows of it (view pixels)."""
+        """The dice in a tray's view, or only in the given windows of it (view pixels);
+        ``nadir``: the board point below the camera (board mm)."""
         found = []
         warp = to_image @ view.to_mm  # view px -> frame px
-        nx, ny = _nadir(view, board)
+        nx, ny = _nadir(view, nadir)
         h, w = top.shape[:2]
         for x0, y0, x1, y1 in windows if windows is not None else [(0, 0, w, h)]:
             part = top[y0:y1, x0:x1]
@@ -272,11 +274,54 @@ def read_tray_dice(
     return TrayReader(config).read(image, board, homography, detail)
 
 
-def _nadir(view: _View, board: Board) -> tuple[float, float]:
-    """Where the point below the camera lies in a tray's view, as fractions of its width and
-    height (far outside it): the camera hangs over the board, so a die's side faces show on
-    the side of its top face that looks towards the board's centre."""
-    x, y, w = np.linalg.inv(view.to_mm) @ np.array([board.width / 2, board.height / 2, 1.0])
+def camera_nadir(homography: np.ndarray, shape: tuple[int, ...]) -> tuple[float, float] | None:
+    """The board point straight below the camera (board mm), from the board's homography
+    (image px -> board mm) of an image of ``shape``, for a pinhole camera whose optical axis
+    meets the image's middle and whose pixels are square: the focal length follows from the
+    board's right angles, then the camera's pose. None when the camera looks so nearly
+    straight down that its tilt cannot be told (then its nadir is under the image's middle,
+    see :func:`nadir_mm`)."""
+    h, w = shape[:2]
+    to_image = np.linalg.inv(homography)
+    g = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], float) @ to_image
+    g = g / np.linalg.norm(g[:, :2])
+    # the board's x and y axes are perpendicular and equally long once the focal length f
+    # is undone: two equations in 1 / f^2
+    a = np.array(
+        [
+            g[0, 0] * g[0, 1] + g[1, 0] * g[1, 1],
+            g[0, 0] ** 2 + g[1, 0] ** 2 - g[0, 1] ** 2 - g[1, 1] ** 2,
+        ]
+    )
+    b = np.array([g[2, 0] * g[2, 1], g[2, 0] ** 2 - g[2, 1] ** 2])
+    inv_f2 = -float(a @ b) / max(float(a @ a), 1e-30)
+    if not np.isfinite(inv_f2) or inv_f2 <= 0:
+        return None
+    f = 1.0 / np.sqrt(inv_f2)
+    if not 0.2 * max(w, h) <= f <= 10.0 * max(w, h):
+        return None  # the tilt is too small to fix the focal length
+    m = np.diag([1 / f, 1 / f, 1.0]) @ g
+    m /= 0.5 * (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    if m[2, 2] < 0:
+        m = -m  # the board lies in front of the camera
+    r1, r2, t = m[:, 0], m[:, 1], m[:, 2]
+    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
+    centre = -rot.T @ t
+    return float(centre[0]), float(centre[1])
+
+
+def nadir_mm(board: Board, homography: np.ndarray, shape: tuple[int, ...]) -> tuple[float, float]:
+    """The board point below the camera (board mm): see :func:`camera_nadir`; where the
+    camera's pose cannot be told, the board's centre (the camera hangs over the board)."""
+    found = camera_nadir(homography, shape)
+    return found if found is not None else (board.width / 2, board.height / 2)
+
+
+def _nadir(view: _View, nadir: tuple[float, float]) -> tuple[float, float]:
+    """Where the point below the camera (board mm) lies in a tray's view, as fractions of
+    its width and height (often far outside it): a die's side faces show on the side of
+    its top face that looks towards it."""
+    x, y, w = np.linalg.inv(view.to_mm) @ np.array([nadir[0], nadir[1], 1.0])
     return float(x / w / view.width), float(y / w / view.height)
 
 
