@@ -1003,7 +1003,13 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     if k > 6 or k == 0:
         return None
     ps = [pips[i] for i in idx]
-    cov = np.mean([p.cov() for p in ps], axis=0)
+    square = config.square_die_px is not None
+    if square:
+        # a top face seen square on: its pips are circles, whatever shape the pixels give
+        # them (undoing a pip's small shape error would stretch the whole layout)
+        cov = np.eye(2) * float(np.mean([p.radius for p in ps])) ** 2
+    else:
+        cov = np.mean([p.cov() for p in ps], axis=0)
     wh = _whitener(cov)  # image -> face frame, pip radius 1
     xy = np.array([[p.x, p.y] for p in ps])
     centre = xy.mean(0)
@@ -1025,7 +1031,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     elif not (config.spacing[0] <= a <= config.spacing[1]):
         return None
     a_pips = a  # pip spacing in pip radii
-    if k >= 4:
+    if k >= 4 and not square:
         # a square layout (or the two rows of a six) fixes the face's perspective by itself;
         # this survives motion blur, which stretches every pip the same way and fools the
         # pip-shape whitening. In that frame a six's columns sit sqrt(2/3) out.
