@@ -276,6 +276,14 @@ def _read_grey(
     pips = find_pips(
         grey, max_radius=max_r, min_area=config.min_pip_area, min_contrast=config.min_pip_contrast
     )
+    if square_view and die_px is not None:
+        # a top face seen square on shows round pips of a size the die's fixes: side faces'
+        # drawn-out pips and the specks of print and grain cannot be part of one
+        pips = [
+            p
+            for p in pips
+            if p.elongation <= _SQUARE_PIP_ELONGATION and p.radius >= _SQUARE_PIP_LEAST * die_px
+        ]
     if not pips:
         return []
     big = _big_pips(grey, max_r, config) if die_px is None else []
@@ -366,6 +374,10 @@ def _within_big_pip(face: dict, big: list[Pip]) -> bool:
 # in a view square to the table (known scale), a top face's pips are round: at most this
 # elongated on average
 ROUND_TOP_PIPS = 1.35
+# ... each pip at most this elongated, and with a radius of at least this fraction of the
+# die's side (dice have pips of 0.07 to 0.15 of it)
+_SQUARE_PIP_ELONGATION = 1.8
+_SQUARE_PIP_LEAST = 0.045
 
 
 def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: float) -> bool:
