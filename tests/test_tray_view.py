@@ -136,3 +136,22 @@ def test_a_round_pipped_face_of_the_dies_size_stands_though_the_network_calls_it
     in a top view a side face is told apart by its drawn-out pips and its place instead
     (this throw was declined before)."""
     assert _thrown("aggravation", 1012, [4], dice_seed=12) == [4]
+
+
+@pytest.mark.parametrize("die_px", [40, 32])
+def test_a_two_whose_face_edge_hardly_shows_is_never_read_as_a_one(die_px):
+    """Each pip of a two sits on bare face out to a third of a side on a bright card; its
+    partner, found as far out as a two's diagonal on the same face, says it is no one
+    (this throw was once read as a one)."""
+    from hardware.simtable import SimulatedTable
+    from vision.tray import DIE_MM, TrayReader, native_px_per_mm, trays
+
+    game = rules.get("manipulation")
+    tray = trays(game.board)[0]
+    _, truth = SimulatedTable(game.board, seed=7928).render({}, hand=False)
+    native = native_px_per_mm(truth.homography, tray.x + tray.w / 2, tray.y + tray.h / 2)
+    k = die_px / (DIE_MM * native)
+    table = SimulatedTable(game.board, seed=7928, width=int(1280 * k), height=int(960 * k))
+    frame, truth = table.render({}, [(2, tray.name)], hand=False)
+    got = [d.value for d in TrayReader().read(frame, game.board, np.linalg.inv(truth.homography))]
+    assert got in ([2], [])

@@ -876,6 +876,10 @@ def _partner_pip(
     the same flat face as far out as a two's diagonal (0.6 to 0.95 of a side) and the way to
     it is bare body all along (a side face's pips lie nearer, past the face's edge)."""
     h, w = grey.shape
+    if square_die_px is not None and any(
+        q is not p and _same_face_partner(grey, p, q, body, square_die_px) for q in pips
+    ):
+        return True
     wh = p.whitener()
     inv = np.linalg.inv(wh)  # pip-radius units -> image
     t = np.deg2rad(np.arange(0.0, 360.0, 15.0))
@@ -907,13 +911,16 @@ def _partner_pip(
         if not (np.all(around > v + 0.6 * (body - v)) and np.median(around) >= 0.92 * body):
             continue
         xy = np.array([p.x, p.y]) + inv @ mid
+        there = [q for q in pips if np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major]
+        if any(not _shape_compatible(p, q) for q in there):
+            continue  # a pip of another shape there: a side face's, foreshortened
         if square_die_px is not None:
             if not _PARTNER_REACH[0] <= np.hypot(*(inv @ mid)) / square_die_px <= _PARTNER_REACH[1]:
                 continue
-            # ... a round blob of a pip's size, dark out to 0.6 of a pip radius all round
-            # (the end of a printed line, a crease, are thin)
+            # a blob the detector missed must still be round, dark out to 0.6 of a pip
+            # radius all round (the end of a printed line, a crease, are thin)
             disc = _sample(grey, np.array([p.x, p.y]) + (mid + 0.6 * ring) @ inv.T)
-            if np.any(disc > v + 0.5 * (body - v)):
+            if not there and np.any(disc > v + 0.5 * (body - v)):
                 continue
             way = mid[None, :] * np.linspace(0.0, 1.0, 24)[:, None]
             way = way[(np.hypot(*way.T) > 1.8) & (np.hypot(*(way - mid).T) > 1.8)]
@@ -921,12 +928,24 @@ def _partner_pip(
                 _sample(grey, np.array([p.x, p.y]) + way @ inv.T) < _ONE_LEVEL * body
             ):
                 continue
-        if not any(
-            np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major and not _shape_compatible(p, q)
-            for q in pips
-        ):
-            return True
+        return True
     return False
+
+
+def _same_face_partner(grey: np.ndarray, p: Pip, q: Pip, body: float, die_px: float) -> bool:
+    """In a view square to the table: is the found pip ``q`` the other pip of a two whose
+    pip ``p`` is, of the same shape, as far out as a two's diagonal and joined to it by bare
+    face all along?"""
+    d = np.array([q.x - p.x, q.y - p.y])
+    n = float(np.hypot(*d))
+    if not _PARTNER_REACH[0] <= n / die_px <= _PARTNER_REACH[1] or not _shape_compatible(p, q):
+        return False
+    t = np.linspace(0.0, 1.0, 24)[:, None]
+    way = t * d[None, :]
+    keep = (np.hypot(*way.T) > 1.8 * p.radius) & (np.hypot(*(way - d).T) > 1.8 * q.radius)
+    if not np.any(keep):
+        return True
+    return bool(np.all(_sample(grey, np.array([p.x, p.y]) + way[keep]) >= _ONE_LEVEL * body))
 
 
 def _one_centred(grey: np.ndarray, p: Pip, body: float) -> bool:
