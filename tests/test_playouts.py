@@ -1,15 +1,30 @@
-"""The playout routines (rules.playouts) play exactly the games the public API plays."""
+"""The playout routines (rules.playouts) play exactly the games the public API plays.
+
+Most routines draw their random numbers as the public API does, so the same seed plays the
+same game. Those that draw a move by rejection (DRAWN) play other games from a seed: their
+games are replayed through the rules core move by move instead, and their draws are checked
+to be uniform among the legal moves.
+"""
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 
 import pytest
 
 import rules
+from rules.playouts import playground_battles as pb_playouts
 from rules.playouts import random_playout
 
-GAMES = [(name, n) for name in rules.names() for n in rules.game_class(name).player_counts]
+DRAWN = {"playground-battles"}
+GAMES = [
+    (name, n)
+    for name in rules.names()
+    if name not in DRAWN
+    for n in rules.game_class(name).player_counts
+]
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
@@ -28,7 +43,7 @@ def test_seeded_playouts_agree_with_the_rules_core_move_for_move(name, players):
         assert done.rolls == sum(m.__class__ is rules.Roll for m in record)
 
 
-@pytest.mark.parametrize("name", rules.names())
+@pytest.mark.parametrize("name", sorted(set(rules.names()) - DRAWN))
 def test_a_playout_from_the_middle_of_a_game_agrees_too(name):
     game = rules.get(name)
     start, _ = rules.playout(game, seed=7, max_moves=60)
@@ -44,6 +59,76 @@ def test_a_limit_stops_the_playout_with_the_game_still_on():
     game = rules.get("manji")
     done = random_playout(game, game.initial_state(), random.Random(1), limit=25)
     assert done.moves == 25 and game.outcome(done.state) is None
+
+
+PB_OPTIONS = [
+    {},
+    {"no_moves": "this-roll"},
+    {"base_entry": "row"},
+    {"rows": 6},
+    {"rows": 10},
+]
+
+
+@pytest.mark.parametrize("options", PB_OPTIONS)
+def test_drawn_playouts_replay_move_for_move_through_the_rules_core(options):
+    game = rules.get("playground-battles", options=options)
+    cuts = random.Random(0)
+    middle, _ = rules.playout(game, seed=7, max_moves=60)
+    for seed in range(20):
+        for start in (game.initial_state(), middle):
+            record: list = []
+            done = random_playout(game, start, random.Random(seed), record=record)
+            assert _replay(game, start, record) == done.state, f"seed {seed}"
+            assert game.outcome(done.state) is not None
+            assert done.moves == len(record)
+            assert done.rolls == sum(m.__class__ is rules.Roll for m in record)
+            # a playout cut short ends in the position the rules core reaches at that move
+            cut = cuts.randrange(1, len(record))
+            part = random_playout(game, start, random.Random(seed), limit=cut)
+            assert part.moves == cut
+            assert part.state == _replay(game, start, record[:cut]), f"seed {seed}, cut {cut}"
+
+
+@pytest.mark.parametrize("tries", [pb_playouts.TRIES, 0])
+def test_drawn_playouts_play_every_legal_step_equally_often(tries, monkeypatch):
+    # tries=0 lists the steps in full at once (the routine's fallback after misses)
+    monkeypatch.setattr(pb_playouts, "TRIES", tries)
+    game = rules.get("playground-battles")
+    state = _crowded_move(game)
+    legal = game.legal_moves(state)
+    drawable = sum(
+        pb_playouts._draws(game)[state.actor][state.dice][s]
+        for s, _k, _r in state.pieces[state.actor]
+    )
+    assert drawable > len(legal) > 20  # some walk ends are closed: draws get rejected
+    rng = random.Random(5)
+    per_move = 150
+    played: Counter = Counter()
+    for _ in range(per_move * len(legal)):
+        record: list = []
+        random_playout(game, state, rng, limit=1, record=record)
+        played[record[0]] += 1
+    assert set(played) == set(legal)
+    chi2 = sum((played[m] - per_move) ** 2 / per_move for m in legal)
+    free = len(legal) - 1
+    assert chi2 < free + 5 * math.sqrt(2 * free)  # far beyond chance for uniform draws
+
+
+def _crowded_move(game):
+    """A position after a roll of 4, with pieces in each other's way."""
+    state, _ = rules.playout(game, seed=3, max_moves=90)
+    while state.phase != "roll":
+        state = game.apply(state, game.legal_moves(state)[0])
+    return game.apply(state, game.legal_moves(state)[3])
+
+
+def _replay(game, start, record):
+    state = start
+    for number, move in enumerate(record, 1):
+        assert move in game.legal_moves(state), f"move {number}: {move} is not legal"
+        state = game.apply(state, move)
+    return state
 
 
 def _first_difference(got: list, want: list) -> str:

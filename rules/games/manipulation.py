@@ -892,9 +892,14 @@ class Manipulation(Game):
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.player, move.value)
-            return state._replace(phase="move", dice=move.value, bonus=0)
+            return self._rolled(state, move.value)
         self.check(state, move)  # raises for anything else that is not legal
         return self._end_turn(state, state.pieces, extra=False, mover=-1)  # a Pass or Decline
+
+    @staticmethod
+    def _rolled(state: ManipulationState, value: int) -> ManipulationState:
+        """The turn's roll (phase roll, a legal value)."""
+        return state._replace(phase="move", dice=value, bonus=0)
 
     def _apply_option(self, state: ManipulationState, option: tuple) -> ManipulationState:
         step, c, frm, dest, victim, _setback = option

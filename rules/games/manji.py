@@ -824,10 +824,7 @@ class Manji(Game):
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.value)
-            if move.value != 6:
-                return state._replace(phase="move", dice=move.value, sixes=0)
-            sixes = state.sixes + 1
-            return state._replace(phase="penalty" if sixes == 3 else "move", dice=6, sixes=sixes)
+            return self._rolled(state, move.value)
         self.check(state, move)  # raises for anything else that is not legal
         if kind is Decline:
             return self._next_player(state, state.pieces)
@@ -837,6 +834,14 @@ class Manji(Game):
                 pieces = self._replace_node(pieces, state.actor, state.last, HOME)
             return self._next_player(state, pieces)
         return self._end_turn(state, state.pieces, state.last, moved=False)  # a Pass
+
+    @staticmethod
+    def _rolled(state: ManjiState, value: int) -> ManjiState:
+        """The turn's roll (phase roll, a legal value): a third 6 in a row is a penalty."""
+        if value != 6:
+            return state._replace(phase="move", dice=value, sixes=0)
+        sixes = state.sixes + 1
+        return state._replace(phase="penalty" if sixes == 3 else "move", dice=6, sixes=sixes)
 
     @staticmethod
     def _replace_node(pieces: tuple, p: int, old: int, new: int) -> tuple:

@@ -77,13 +77,15 @@ def option_playout(
     play: Callable[[Any, Any], Any],
     move_of: Callable[[Any], Move] | None = None,
     pass_of: Callable[[Any], Move] | None = None,
+    rolled: Callable[[Any, int], Any] | None = None,
 ) -> Playout:
     """A playout that takes token moves from a game's own option list and plays the chosen
     option directly (no second legality search); every other move goes through the public
     API. `options(state)` must list the legal token moves of phase "move" in the order
     `legal_moves` lists them (empty when only a pass is left); `move_of` turns an option into
     its Move for the record (default: the option is the Move); `pass_of(state)` is the pass
-    `legal_moves` gives when there is no option (default: asked of `legal_moves`)."""
+    `legal_moves` gives when there is no option (default: asked of `legal_moves`);
+    `rolled(state, value)` applies a legal roll of phase "roll" (default: `apply`)."""
     legal, apply = game.legal_moves, game.apply
     moves = rolls = 0
     while moves < limit:
@@ -105,12 +107,15 @@ def option_playout(
         if not choices:
             break
         move = choices[int(rand() * len(choices))]
-        if move.__class__ is Roll:
-            rolls += 1
         if record is not None:
             record.append(move)
-        state = apply(state, move)
         moves += 1
+        if move.__class__ is Roll:
+            rolls += 1
+            if rolled is not None and phase == "roll":
+                state = rolled(state, move.value)
+                continue
+        state = apply(state, move)
     return Playout(state, moves, rolls)
 
 
