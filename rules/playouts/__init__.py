@@ -125,12 +125,13 @@ def option_playout(
 
 @functools.cache
 def _routines() -> dict[str, Runner]:
-    from . import option_tables, playground_battles
+    from . import option_tables, playground_battles, the_right_moves
 
     return {
         "manipulation": option_tables.runner("to_move"),
         "manji": option_tables.runner("actor"),
         "playground-battles": playground_battles.run,
+        "the-right-moves": the_right_moves.run,
     }
 
 
