@@ -43,6 +43,29 @@ def test_seeded_playouts_agree_with_the_rules_core_move_for_move(name, players):
         assert done.rolls == sum(m.__class__ is rules.Roll for m in record)
 
 
+HOUSE_RULES = [
+    (name, {option.name: choice})
+    for name in sorted(set(rules.names()) - DRAWN)
+    for option in rules.game_class(name).option_specs
+    for choice in option.choices
+    if choice != option.default
+]
+
+
+@pytest.mark.parametrize(("name", "options"), HOUSE_RULES)
+def test_seeded_playouts_agree_under_every_house_rule(name, options):
+    game = _with_players_for(name, options)
+    for seed in range(3):
+        fast: list = []
+        public: list = []
+        a = random_playout(game, game.initial_state(), random.Random(seed), record=fast)
+        b = random_playout(
+            game, game.initial_state(), random.Random(seed), record=public, fast=False
+        )
+        assert fast == public, f"seed {seed}: {_first_difference(fast, public)}"
+        assert a.state == b.state
+
+
 @pytest.mark.parametrize("name", sorted(set(rules.names()) - DRAWN))
 def test_a_playout_from_the_middle_of_a_game_agrees_too(name):
     game = rules.get(name)
@@ -121,6 +144,16 @@ def _crowded_move(game):
     while state.phase != "roll":
         state = game.apply(state, game.legal_moves(state)[0])
     return game.apply(state, game.legal_moves(state)[3])
+
+
+def _with_players_for(name, options):
+    """The game with the first number of players its options allow."""
+    for players in rules.game_class(name).player_counts:
+        try:
+            return rules.get(name, players=players, options=options)
+        except rules.OptionError:
+            continue
+    raise AssertionError(f"no number of players allows {options}")
 
 
 def _replay(game, start, record):

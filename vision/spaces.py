@@ -26,8 +26,8 @@ from vision.printlook import predicted_tints, shows_print
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
 
-TOKEN_SURE = 0.5  # chroma of a clear token on a plain (grey) space
-TOKEN_FAINT = 0.3  # below this, no token colour on a plain space
+TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
+TOKEN_FAINT = 0.25  # below this, no token colour on a plain space
 QUIET = 0.2  # at most this, surely no token on a plain space (print, JPEG colour bleeding)
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness

@@ -28,6 +28,7 @@ bottom, blue left), between the corner markers (ArUco ids 8, 9, 10, 11).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..clauses import Clause, Effect, Inference, Outcome, Verdict
@@ -565,7 +566,6 @@ class Manipulation(Game):
         self._ids = ids
         n = len(ids)
         self._bits = [1 << i for i in range(n)]
-        self._empty = [-1] * n
         lane = [index[f"o{k:02d}"] for k in range(1, LANE + 1)]
         self._lane = lane
         self._lane_index = {s: k for k, s in enumerate(lane)}
@@ -610,6 +610,9 @@ class Manipulation(Game):
         ]
         self._passes = [Pass(s, self.colours[s]) for s in range(self.players)]
         self._declines = [Decline(s, self.colours[s]) for s in range(self.players)]
+        self._rolls_or_decline = [
+            (*rolls, decline) for rolls, decline in zip(self._rolls, self._declines, strict=True)
+        ]
         self._last: tuple[Any, list] = (None, [])
 
     def _diamond_walks(self) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
@@ -765,8 +768,7 @@ class Manipulation(Game):
         return ManipulationState(0, "roll", 0, pieces, self._actor_for(0, pieces), ())
 
     def _all_home(self, c: int, pieces: tuple) -> bool:
-        home = self._home_set[c]
-        return all(s in home for s in pieces[c])
+        return self._home_set[c].issuperset(pieces[c])
 
     def _actor_for(self, seat: int, pieces: tuple) -> int:
         """The seat whose tokens move on `seat`'s turn (MANIP-9.4, partner's assistance)."""
@@ -780,13 +782,16 @@ class Manipulation(Game):
         if phase == "move":
             options = self._options(state)
             return [o[0] for o in options] if options else [self._passes[state.to_move]]
-        if phase == "roll" and self._may_decline(state):
-            return [*self._rolls[state.to_move], self._declines[state.to_move]]
         if phase == "roll":
-            return list(self._rolls[state.to_move])
+            return list(self._roll_choices(state))
         if phase == "opening":
             return [roll for seat in self.rolloff_seats(state) for roll in self._rolls[seat]]
         return []
+
+    def _roll_choices(self, state: ManipulationState) -> Sequence[Move]:
+        """The rolls of phase roll, and the decline when the extra roll may be declined."""
+        seat = state.to_move
+        return self._rolls_or_decline[seat] if self._may_decline(state) else self._rolls[seat]
 
     def _may_decline(self, state: ManipulationState) -> bool:
         """A roll again after moving six that the player may decline (MANIP-2.2)."""
@@ -810,23 +815,18 @@ class Manipulation(Game):
         if self._last[0] is state:
             return self._last[1]
         pieces = state.pieces
-        occ = self._empty[:]
-        masks = [0, 0, 0, 0]
+        at = {s: o for o, tokens in enumerate(pieces) for s in tokens}.get  # who is on s
         bits = self._bits
-        for o in range(4):
-            m = 0
-            for s in pieces[o]:
-                if s >= 0:
-                    occ[s] = o
-                    m |= bits[s]
-            masks[o] = m
         dice = state.dice
         normal: list[tuple] = []
         setbacks: list[tuple] = []
         seen_steps: set = set()
         star_beasts = self._star_beasts
         for c in self.colours_of[state.actor]:
-            own = masks[c]
+            own = 0
+            for s in pieces[c]:
+                if s >= 0:
+                    own |= bits[s]
             rel = self.rel[c]
             table = self._tables[c]
             previous = None
@@ -841,22 +841,23 @@ class Manipulation(Game):
                     if path & own or (need and own & need != need):
                         continue
                     if tag == "attack-back":
-                        o = occ[dest]
+                        o = at(dest, -1)
                         if o >= 0 and rel[o] == OPPONENT:
                             normal.append((step, c, frm, dest, o, False))
                         continue
-                    o = occ[dest]
+                    o = at(dest, -1)
                     if o >= 0 and dest in star_beasts:
                         continue  # MANIP-7.2: an occupied Star-Beast is closed
                     if beyond >= 0 and o >= 0 and o != c:
                         if bpath & own:
                             continue
-                        dest, step, o = beyond, sbeyond, occ[beyond]
-                    for target, move, who in ((dest, step, o), (alt, salt, -2)):
+                        dest, step, o = beyond, sbeyond, at(beyond, -1)
+                    targets = ((dest, step, o),) if alt < 0 else ((dest, step, o), (alt, salt, -2))
+                    for target, move, who in targets:
                         if target < 0:
                             continue
                         if who == -2:  # the other colour's entrance, instead of its start
-                            who = occ[target]
+                            who = at(target, -1)
                             x = self._entry_colour[target]
                             if rel[x] == OPPONENT and who != x:
                                 continue  # MANIP-8.4
@@ -899,7 +900,8 @@ class Manipulation(Game):
     @staticmethod
     def _rolled(state: ManipulationState, value: int) -> ManipulationState:
         """The turn's roll (phase roll, a legal value)."""
-        return state._replace(phase="move", dice=value, bonus=0)
+        to_move, _phase, _dice, pieces, actor, rolloff, _bonus = state
+        return ManipulationState(to_move, "move", value, pieces, actor, rolloff, 0)
 
     def _apply_option(self, state: ManipulationState, option: tuple) -> ManipulationState:
         step, c, frm, dest, victim, _setback = option
@@ -921,7 +923,12 @@ class Manipulation(Game):
     def _end_turn(
         self, state: ManipulationState, pieces: tuple, extra: bool, mover: int
     ) -> ManipulationState:
-        if mover >= 0 and all(self._all_home(c, pieces) for c in self.side[mover]):
+        all_home = self._all_home
+        if (
+            mover >= 0
+            and all_home(mover, pieces)
+            and all(all_home(c, pieces) for c in self.side[mover])
+        ):
             return ManipulationState(state.to_move, "over", state.dice, pieces, state.actor, ())
         nxt = state.to_move if extra else (state.to_move + 1) % self.players
         actor = self._actor_for(nxt, pieces)

@@ -41,6 +41,7 @@ corner markers (ArUco ids 12-15).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..clauses import Clause, Effect, Outcome, Verdict
@@ -586,6 +587,9 @@ class Manji(Game):
         ]
         self._passes = [Pass(p, self.colours[p]) for p in range(self.players)]
         self._declines = [Decline(p, self.colours[p]) for p in range(self.players)]
+        self._rolls_or_decline = [
+            (*rolls, decline) for rolls, decline in zip(self._rolls, self._declines, strict=True)
+        ]
         self._steps: dict[tuple, Step] = {}
 
     def _step(self, p: int, frm: str, to: str, route: str = "") -> Step:
@@ -624,9 +628,9 @@ class Manji(Game):
         phase = state.phase
         if phase == "move":
             return [option[0] for option in self._options(state)] or [self._passes[state.actor]]
-        if phase == "roll" and self._may_decline(state):
-            return [*self._rolls[state.to_move], self._declines[state.to_move]]
-        if phase == "roll" or phase == "opening":
+        if phase == "roll":
+            return list(self._roll_choices(state))
+        if phase == "opening":
             return list(self._rolls[state.to_move])
         if phase == "penalty":
             target = self._penalty_target(state)
@@ -635,6 +639,11 @@ class Manji(Game):
             p = state.actor
             return [self._step(p, self._node_id(p, target), self._house_ids[p][0], "home")]
         return []
+
+    def _roll_choices(self, state: ManjiState) -> Sequence[Move]:
+        """The rolls of phase roll, and the decline when the extra roll may be declined."""
+        seat = state.to_move
+        return self._rolls_or_decline[seat] if self._may_decline(state) else self._rolls[seat]
 
     def _may_decline(self, state: ManjiState) -> bool:
         """An extra roll after a 6 (MANJI-4.1) that the player may decline (MANJI-4.6)."""
@@ -838,10 +847,12 @@ class Manji(Game):
     @staticmethod
     def _rolled(state: ManjiState, value: int) -> ManjiState:
         """The turn's roll (phase roll, a legal value): a third 6 in a row is a penalty."""
+        to_move, _phase, _dice, pieces, actor, sixes, last, rolloff = state
         if value != 6:
-            return state._replace(phase="move", dice=value, sixes=0)
-        sixes = state.sixes + 1
-        return state._replace(phase="penalty" if sixes == 3 else "move", dice=6, sixes=sixes)
+            return ManjiState(to_move, "move", value, pieces, actor, 0, last, rolloff)
+        sixes += 1
+        phase = "penalty" if sixes == 3 else "move"
+        return ManjiState(to_move, phase, 6, pieces, actor, sixes, last, rolloff)
 
     @staticmethod
     def _replace_node(pieces: tuple, p: int, old: int, new: int) -> tuple:

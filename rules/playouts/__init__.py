@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +77,7 @@ def option_playout(
     play: Callable[[Any, Any], Any],
     move_of: Callable[[Any], Move] | None = None,
     pass_of: Callable[[Any], Move] | None = None,
+    roll_choices: Callable[[Any], Sequence[Move]] | None = None,
     rolled: Callable[[Any, int], Any] | None = None,
 ) -> Playout:
     """A playout that takes token moves from a game's own option list and plays the chosen
@@ -85,7 +86,8 @@ def option_playout(
     `legal_moves` lists them (empty when only a pass is left); `move_of` turns an option into
     its Move for the record (default: the option is the Move); `pass_of(state)` is the pass
     `legal_moves` gives when there is no option (default: asked of `legal_moves`);
-    `rolled(state, value)` applies a legal roll of phase "roll" (default: `apply`)."""
+    `roll_choices(state)` is what `legal_moves` lists in phase "roll" and `rolled(state,
+    value)` applies a legal roll of that phase (default: both asked of the public API)."""
     legal, apply = game.legal_moves, game.apply
     moves = rolls = 0
     while moves < limit:
@@ -102,6 +104,8 @@ def option_playout(
             choices = [pass_of(state)] if pass_of else legal(state)
         elif phase == "over":
             break
+        elif phase == "roll" and roll_choices is not None:
+            choices = roll_choices(state)
         else:
             choices = legal(state)
         if not choices:
@@ -121,12 +125,13 @@ def option_playout(
 
 @functools.cache
 def _routines() -> dict[str, Runner]:
-    from . import option_tables, playground_battles
+    from . import option_tables, playground_battles, the_right_moves
 
     return {
         "manipulation": option_tables.runner("to_move"),
         "manji": option_tables.runner("actor"),
         "playground-battles": playground_battles.run,
+        "the-right-moves": the_right_moves.run,
     }
 
 
