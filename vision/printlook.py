@@ -12,6 +12,7 @@ colour must stand clearly above it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -42,40 +43,55 @@ def bgr_of(look: np.ndarray) -> np.ndarray:
     return np.stack([b, g, r], -1)
 
 
-def plain_hole_bgr(samples: SpaceLooks, board: Board) -> np.ndarray:
-    """(N, 3): per space, the median colour of the nearest plain holes that look surely
-    empty (grey and quiet): near ones, because the lamp's light is never quite even; nan
-    where too few are seen to trust."""
-    plain = np.array([s.owner is None for s in board.spaces]) & samples.valid
-    quiet = (samples.peaks.max(1) < PLAIN_QUIET) & (samples.far < PLAIN_QUIET)
-    grey = np.hypot(samples.centre[:, 0], samples.centre[:, 1]) < PLAIN_QUIET
-    pick = np.nonzero(plain & quiet & grey)[0]
-    ref = np.full((len(board.spaces), 3), np.nan)
-    if len(pick) < MIN_PLAIN:
-        return ref
-    xy = np.array([[s.x, s.y] for s in board.spaces])
-    bgr = bgr_of(samples.centre[pick].astype(np.float64))
-    near = min(NEAREST_PLAIN, len(pick))
-    for i in range(len(board.spaces)):
-        d = np.hypot(*(xy[pick] - xy[i]).T)
-        ref[i] = np.median(bgr[np.argpartition(d, near - 1)[:near]], 0)
-    return ref
+@dataclass(frozen=True)
+class _PrintPlan:
+    """Per board, what the print check needs of its geometry and print."""
+
+    plain: np.ndarray  # (N,) bool: a hole printed plain grey
+    gain: np.ndarray  # (N, 3) the print's colour over the plain grey's, per BGR channel
+    tinted: np.ndarray  # (T,) indices of the seat-tinted holes
+    distance: np.ndarray  # (N, N) mm between spaces
+    nearby: np.ndarray  # (N, N) bool: holes of one seat within NEARBY_SPACINGS
+
+
+@lru_cache(maxsize=16)
+def _plan(board: Board) -> _PrintPlan:
+    n = len(board.spaces)
+    xy = np.array([[s.x, s.y] for s in board.spaces], np.float64)
+    distance = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    grey = np.array(HOLE_RGB[::-1], np.float64)
+    gain = np.full((n, 3), np.nan)
+    owner = np.full(n, -1)
+    for i, space in enumerate(board.spaces):
+        if space.owner is not None and space.owner < len(board.seat_colours):
+            colour = PALETTE.get(board.seat_colours[space.owner])
+            if colour is not None:
+                owner[i] = space.owner
+                gain[i] = (1.0 - TINT_SHARE) + TINT_SHARE * np.array(colour.rgb[::-1]) / grey
+    reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))
+    nearby = (owner[:, None] == owner[None, :]) & (owner[:, None] >= 0) & (distance <= reach)
+    plain = np.array([s.owner is None for s in board.spaces])
+    return _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
 
 
 def predicted_tints(samples: SpaceLooks, board: Board) -> np.ndarray:
     """(N, 3): the look (chroma x, chroma y, brightness) each seat-tinted hole has when bare,
-    predicted from this photo's plain holes near it; nan for plain spaces or without a
-    reference."""
+    predicted channel by channel from the plain holes of this photo nearest to it (near
+    ones, because a lamp is never quite even) that look surely empty (grey and quiet); nan
+    for plain spaces, or where too few plain holes are seen to trust."""
+    plan = _plan(board)
     want = np.full((len(board.spaces), 3), np.nan)
-    hole = plain_hole_bgr(samples, board)
-    grey = np.array(HOLE_RGB[::-1], np.float64)
-    for i, space in enumerate(board.spaces):
-        if space.owner is None or space.owner >= len(board.seat_colours):
-            continue
-        colour = PALETTE.get(board.seat_colours[space.owner])
-        if colour is not None and not np.isnan(hole[i]).any():
-            seat = np.array(colour.rgb[::-1], np.float64)
-            want[i] = chroma(*(hole[i] * ((1.0 - TINT_SHARE) + TINT_SHARE * seat / grey)))
+    quiet = (samples.peaks.max(1) < PLAIN_QUIET) & (samples.far < PLAIN_QUIET)
+    grey = np.hypot(samples.centre[:, 0], samples.centre[:, 1]) < PLAIN_QUIET
+    pick = np.nonzero(plan.plain & samples.valid & quiet & grey)[0]
+    if len(pick) < MIN_PLAIN or len(plan.tinted) == 0:
+        return want
+    near = min(NEAREST_PLAIN, len(pick))
+    nearest = np.argpartition(plan.distance[np.ix_(plan.tinted, pick)], near - 1, axis=1)
+    bgr = bgr_of(samples.centre[pick].astype(np.float64))
+    hole = np.median(bgr[nearest[:, :near]], axis=1)  # (T, 3)
+    printed = hole * plan.gain[plan.tinted]
+    want[plan.tinted] = np.stack(chroma(printed[:, 0], printed[:, 1], printed[:, 2]), 1)
     return want
 
 
@@ -97,15 +113,11 @@ def _seat_levels(board: Board, level: np.ndarray, lit_alike: np.ndarray):
     """Per space, the faintest and the median tint level of its seat's holes nearby that are
     lit as predicted (glare or a shadow elsewhere on the board does not count); inf where
     there are none."""
-    xy = np.array([[s.x, s.y] for s in board.spaces], np.float64)
-    owner = np.array([-1 if s.owner is None else s.owner for s in board.spaces])
-    reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))
-    faintest = np.full(len(xy), np.inf)
-    usual = np.full(len(xy), np.inf)
-    for i in np.nonzero(owner >= 0)[0]:
-        near = lit_alike & (owner == owner[i]) & (np.hypot(*(xy - xy[i]).T) <= reach)
-        if near.any():
-            faintest[i], usual[i] = level[near].min(), np.median(level[near])
+    near = _plan(board).nearby & lit_alike[None, :]
+    ranked = np.sort(np.where(near, level[None, :], np.inf), axis=1)
+    count = near.sum(1)
+    faintest = ranked[:, 0]
+    usual = ranked[np.arange(len(level)), np.maximum(count - 1, 0) // 2]  # the lower median
     return faintest, usual
 
 
