@@ -614,7 +614,7 @@ class Manipulation(Game):
             (*rolls, decline) for rolls, decline in zip(self._rolls, self._declines, strict=True)
         ]
         self._last: tuple[Any, list] = (None, [])
-        self._where: tuple[tuple, dict[int, int]] = ((), {})
+        self._where: tuple[tuple, dict[int, int], tuple[int, ...]] = ((), {}, ())
 
     def _diamond_walks(self) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
         """Every simple walk of 1..6 steps inside the diamond: origin -> [(end, inner path)]."""
@@ -816,18 +816,17 @@ class Manipulation(Game):
         if self._last[0] is state:
             return self._last[1]
         pieces = state.pieces
-        at = self._occupants(pieces).get  # who is on a space
-        bits = self._bits
+        known, occupants, masks = self._where
+        if known is not pieces:
+            occupants, masks = self._occupants(pieces)
+        at = occupants.get  # who is on a space
         dice = state.dice
         normal: list[tuple] = []
         setbacks: list[tuple] = []
         seen_steps: set = set()
         star_beasts = self._star_beasts
         for c in self.colours_of[state.actor]:
-            own = 0
-            for s in pieces[c]:
-                if s >= 0:
-                    own |= bits[s]
+            own = masks[c]
             rel = self.rel[c]
             table = self._tables[c]
             previous = None
@@ -880,15 +879,15 @@ class Manipulation(Game):
         self._last = (state, normal)
         return normal
 
-    def _occupants(self, pieces: tuple) -> dict[int, int]:
-        """{space: colour of the token on it} (HOLD too, but nobody asks about it), kept for
-        the last position seen or played (`_apply_option` updates it instead of a rebuild)."""
-        known, occupants = self._where
-        if known is pieces:
-            return occupants
+    def _occupants(self, pieces: tuple) -> tuple[dict[int, int], tuple[int, ...]]:
+        """{space: colour of the token on it} (HOLD too, but nobody asks about it) and each
+        colour's spaces as a bit mask, kept for the last position seen or played
+        (`_apply_option` updates them instead of a rebuild)."""
+        bits = self._bits
         occupants = {s: o for o, tokens in enumerate(pieces) for s in tokens}
-        self._where = (pieces, occupants)
-        return occupants
+        masks = tuple(sum(bits[s] for s in tokens if s >= 0) for tokens in pieces)
+        self._where = (pieces, occupants, masks)
+        return occupants, masks
 
     def apply(self, state: ManipulationState, move: Move) -> ManipulationState:
         phase = state.phase
@@ -929,12 +928,17 @@ class Manipulation(Game):
             hit[hit.index(dest)] = HOLD
             pieces[victim] = tuple(sorted(hit))
         after = tuple(pieces)
-        known, occupants = self._where
+        known, occupants, masks = self._where
         if known is state.pieces:  # one token per space: the mover leaves frm, takes dest
+            bits = self._bits
             occupants = dict(occupants)
             occupants.pop(frm, None)
             occupants[dest] = c
-            self._where = (after, occupants)
+            masks = list(masks)
+            masks[c] = masks[c] & ~bits[frm] | bits[dest] if frm >= 0 else masks[c] | bits[dest]
+            if victim >= 0:
+                masks[victim] &= ~bits[dest]
+            self._where = (after, occupants, tuple(masks))
         extra = state.dice == 6 and self._rolls_again(state, step)
         return self._end_turn(state, after, extra, c)
 

@@ -94,6 +94,20 @@ def option_playout(
     moves = rolls = 0
     while moves < limit:
         phase = state.phase
+        if phase == "roll" and rolled is not None and roll_choices is not None:
+            choices = roll_choices(state)
+            move = choices[int(rand() * len(choices))]
+            if record is not None:
+                record.append(move)
+            moves += 1
+            if move.__class__ is not Roll:  # a declined extra roll
+                state = apply(state, move)
+                continue
+            rolls += 1
+            state = rolled(state, move.value)
+            if moves == limit:
+                break
+            phase = state.phase
         if phase == "move":
             found = options(state)
             if found:
@@ -113,8 +127,6 @@ def option_playout(
             choices = [pass_of(state)] if pass_of else legal(state)
         elif phase == "over":
             break
-        elif phase == "roll" and roll_choices is not None:
-            choices = roll_choices(state)
         else:
             choices = legal(state)
         if not choices:
@@ -125,9 +137,6 @@ def option_playout(
         moves += 1
         if move.__class__ is Roll:
             rolls += 1
-            if rolled is not None and phase == "roll":
-                state = rolled(state, move.value)
-                continue
         state = apply(state, move)
     return Playout(state, moves, rolls)
 
