@@ -1,7 +1,8 @@
 """The playout routines (rules.playouts) play exactly the games the public API plays.
 
 Most routines draw their random numbers as the public API does, so the same seed plays the
-same game. Those that draw a move by rejection (DRAWN) play other games from a seed: their
+same game. Those that draw a move by rejection (DRAWN: Playground Battles, The Right Moves
+without the house rules that make it list its moves) play other games from a seed: their
 games are replayed through the rules core move by move instead, and their draws are checked
 to be uniform among the legal moves.
 """
@@ -15,10 +16,12 @@ from collections import Counter
 import pytest
 
 import rules
+from rules.games.the_right_moves import Jump
 from rules.playouts import playground_battles as pb_playouts
 from rules.playouts import random_playout
+from rules.playouts import the_right_moves as trm_playouts
 
-DRAWN = {"playground-battles"}
+DRAWN = {"playground-battles", "the-right-moves"}
 GAMES = [
     (name, n)
     for name in rules.names()
@@ -49,6 +52,9 @@ HOUSE_RULES = [
     for option in rules.game_class(name).option_specs
     for choice in option.choices
     if choice != option.default
+] + [  # house rules under which The Right Moves' moves are listed, not drawn
+    ("the-right-moves", {"must_jump": True}),
+    ("the-right-moves", {"skip_turns": True}),
 ]
 
 
@@ -84,21 +90,27 @@ def test_a_limit_stops_the_playout_with_the_game_still_on():
     assert done.moves == 25 and game.outcome(done.state) is None
 
 
-PB_OPTIONS = [
-    {},
-    {"no_moves": "this-roll"},
-    {"base_entry": "row"},
-    {"rows": 6},
-    {"rows": 10},
+# (game, players, house rules) for the routines that draw by rejection
+DRAWN_GAMES = [
+    ("playground-battles", 2, {}),
+    ("playground-battles", 2, {"no_moves": "this-roll"}),
+    ("playground-battles", 2, {"base_entry": "row"}),
+    ("playground-battles", 2, {"rows": 6}),
+    ("playground-battles", 2, {"rows": 10}),
+    ("the-right-moves", 2, {}),
+    ("the-right-moves", 4, {}),
+    ("the-right-moves", 2, {"centre_paths": False}),
+    ("the-right-moves", 2, {"promotion_ends_move": False}),
+    ("the-right-moves", 2, {"turn_on_inner_spaces": True}),
 ]
 
 
-@pytest.mark.parametrize("options", PB_OPTIONS)
-def test_drawn_playouts_replay_move_for_move_through_the_rules_core(options):
-    game = rules.get("playground-battles", options=options)
+@pytest.mark.parametrize(("name", "players", "options"), DRAWN_GAMES)
+def test_drawn_playouts_replay_move_for_move_through_the_rules_core(name, players, options):
+    game = rules.get(name, players=players, options=options)
     cuts = random.Random(0)
     middle, _ = rules.playout(game, seed=7, max_moves=60)
-    for seed in range(20):
+    for seed in range(12):
         for start in (game.initial_state(), middle):
             record: list = []
             done = random_playout(game, start, random.Random(seed), record=record)
@@ -113,19 +125,21 @@ def test_drawn_playouts_replay_move_for_move_through_the_rules_core(options):
             assert part.state == _replay(game, start, record[:cut]), f"seed {seed}, cut {cut}"
 
 
-@pytest.mark.parametrize("tries", [pb_playouts.TRIES, 0])
-def test_drawn_playouts_play_every_legal_step_equally_often(tries, monkeypatch):
-    # tries=0 lists the steps in full at once (the routine's fallback after misses)
-    monkeypatch.setattr(pb_playouts, "TRIES", tries)
-    game = rules.get("playground-battles")
-    state = _crowded_move(game)
+@pytest.mark.parametrize(
+    ("routine", "tries"),
+    [
+        (pb_playouts, pb_playouts.TRIES),
+        (pb_playouts, 0),
+        (trm_playouts, trm_playouts.TRIES),
+        (trm_playouts, 0),
+    ],
+)
+def test_drawn_playouts_play_every_legal_move_equally_often(routine, tries, monkeypatch):
+    # tries=0 lists the moves in full at once (the routine's fallback after misses)
+    monkeypatch.setattr(routine, "TRIES", tries)
+    game, state = _busy_position(routine)
     legal = game.legal_moves(state)
-    drawable = sum(
-        pb_playouts._draws(game)[state.actor][state.dice][s]
-        for s, _k, _r in state.pieces[state.actor]
-    )
-    assert drawable > len(legal) > 20  # some walk ends are closed: draws get rejected
-    rng = random.Random(5)
+    rng = _CountingRandom(5)
     per_move = 150
     played: Counter = Counter()
     for _ in range(per_move * len(legal)):
@@ -136,14 +150,33 @@ def test_drawn_playouts_play_every_legal_step_equally_often(tries, monkeypatch):
     chi2 = sum((played[m] - per_move) ** 2 / per_move for m in legal)
     free = len(legal) - 1
     assert chi2 < free + 5 * math.sqrt(2 * free)  # far beyond chance for uniform draws
+    if tries:  # some draws were rejected: the rejection is what is checked here
+        assert rng.draws > 1.2 * sum(played.values())
 
 
-def _crowded_move(game):
-    """A position after a roll of 4, with pieces in each other's way."""
+class _CountingRandom(random.Random):
+    draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+
+def _busy_position(routine):
+    """Playground Battles after a roll of 4, pieces in each other's way; The Right Moves with
+    promoted pieces' skips (some targets on two rays), jumps and steps to choose from."""
+    if routine is trm_playouts:
+        game = rules.get("the-right-moves")
+        state, _ = rules.playout(game, seed=5, max_moves=34)
+        moves = game.legal_moves(state)
+        assert sum(m.__class__ is Jump for m in moves) >= 2
+        assert sum(getattr(m, "route", "") == "skip" for m in moves) >= 3
+        return game, state
+    game = rules.get("playground-battles")
     state, _ = rules.playout(game, seed=3, max_moves=90)
     while state.phase != "roll":
         state = game.apply(state, game.legal_moves(state)[0])
-    return game.apply(state, game.legal_moves(state)[3])
+    return game, game.apply(state, game.legal_moves(state)[3])
 
 
 def _with_players_for(name, options):

@@ -12,7 +12,7 @@ from rules.palette import UNKNOWN
 from vision.config import DEFAULT_CONFIG
 from vision.locate import locate
 from vision.observation import observe
-from vision.printlook import bgr_of, predicted_tints, shows_print
+from vision.printlook import bgr_of, check_print, predicted_tints
 from vision.spaces import _windows, candidate_colours, sample_spaces
 from vision.tokens import chroma
 
@@ -52,7 +52,8 @@ def test_bare_seat_holes_show_their_print_and_covered_ones_do_not():
     covered = dict(list(seat.items())[::3])  # every third seat hole holds its own colour
     for seed in range(3):
         looks = _looks(board, covered, seed, ("cast", "light", "tokens", "optics"))
-        printed = shows_print(looks, predicted_tints(looks, board), *_own_and_others(board, looks))
+        want = predicted_tints(looks, board)
+        printed = check_print(looks, board, want, *_own_and_others(board, looks)).shows
         shown = {sid for sid, p in zip(board.ids(), printed, strict=True) if p}
         assert not shown & set(covered), "a hole holding a token was taken for bare print"
         assert len(shown) >= 0.8 * (len(seat) - len(covered))
@@ -65,7 +66,7 @@ def test_with_too_few_bare_plain_holes_nothing_is_predicted():
     looks = _looks(board, full, 1, ("cast",))
     want = predicted_tints(looks, board)
     assert np.isnan(want).all()
-    assert not shows_print(looks, want, *_own_and_others(board, looks)).any()
+    assert not check_print(looks, board, want, *_own_and_others(board, looks)).shows.any()
 
 
 def test_a_seat_with_no_token_anywhere_reads_empty_from_one_photo():
@@ -100,3 +101,40 @@ def test_a_stand_on_the_other_sides_base_is_no_battle():
         obs = observe(frame, [board])
         for sid, colour in placement.items():
             assert obs.spaces[sid][0] in (colour, UNKNOWN), (seed, sid, obs.spaces[sid])
+
+
+def _bare_board_looks(board):
+    """SpaceLooks of an empty board, plain holes grey at half the paper's brightness and every
+    seat's hole exactly as printed (its tint predicted from those plain holes)."""
+    from vision.tokens import HUE_BINS, SpaceLooks
+
+    n = len(board.spaces)
+    centre = np.tile(np.array([0.0, 0.0, 0.5], np.float32), (n, 1))
+    looks = SpaceLooks(
+        board.ids(), np.ones(n, bool), centre, np.zeros((n, HUE_BINS), np.float32),
+        np.zeros((n, HUE_BINS), np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32),
+        np.zeros((n, HUE_BINS), np.float32),
+    )  # fmt: skip
+    want = predicted_tints(looks, board)
+    seat = ~np.isnan(want).any(1)
+    looks.centre[seat] = want[seat]
+    return looks, want, seat
+
+
+def test_a_hole_unlike_its_print_or_above_its_neighbours_is_no_bare_print():
+    board = rules.get("manipulation").board
+    looks, want, seat = _bare_board_looks(board)
+    strength = np.where(seat, np.hypot(want[:, 0], want[:, 1]), 0.0)
+    others = np.zeros(len(board.spaces))
+    bare = check_print(looks, board, want, strength, others)
+    assert bare.shows[seat].all() and not bare.unexplained.any()
+    i = board.ids().index("o25")  # green's start: a dark, dull green pawn on it
+    looks.centre[i] = want[i] * np.array([1.3, 1.3, 0.7])
+    strength[i] *= 1.4
+    pawn = check_print(looks, board, want, strength, others)
+    assert not pawn.shows[i] and pawn.unexplained[i]
+    j = board.ids().index("green-home2")  # a pale pawn, as colourful as the print predicts,
+    strength[j] += 0.12  # but clearly above the bare green holes beside it
+    looks.centre[j, :2] *= 1 + 0.12 / np.hypot(*looks.centre[j, :2])
+    pale = check_print(looks, board, want, strength, others)
+    assert not pale.shows[j]

@@ -22,7 +22,7 @@ from rules.palette import PALETTE, UNKNOWN
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
-from vision.printlook import predicted_tints, shows_print
+from vision.printlook import check_print, predicted_tints, tint_level
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
 
@@ -97,7 +97,7 @@ class _Bars:
 
 
 def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibration | None,
-               token_level: np.ndarray, printed: np.ndarray,
+               token_level: np.ndarray, printed: np.ndarray, print_level: np.ndarray,
                want: np.ndarray) -> _Bars:  # fmt: skip
     """Where a space is printed in its seat's tint, a token of that colour must stand out
     from the tint. The tint is known from the calibration where it saw the space empty; else
@@ -140,7 +140,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             continue
         shows = printed[idx]
         if shows.any():  # the tint as this photo shows it, where the print is seen bare
-            level = min(float(np.median(strength[idx[shows], k])), TINT_CAP)
+            level = min(float(np.median(print_level[idx[shows]])), TINT_CAP)
             quiet[idx] = np.where(shows, level + 0.1, level + 0.02)
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
@@ -267,8 +267,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     ).max(1, initial=0.0)
     others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
     want = predicted_tints(samples, board)
-    printed = shows_print(samples, want, own, np.maximum(others, stray))
-    bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k), printed, want)
+    printed = check_print(samples, board, want, own, np.maximum(others, stray))
+    bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
+                      printed.shows, tint_level(samples, own), want)  # fmt: skip
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
     spread = np.zeros((n, k_count))
     for k in range(k_count):
@@ -283,6 +284,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     faint[owned, owner_k[owned]] = bars.faint[owned]
     full[owned, owner_k[owned]] = bars.full[owned]
     quiet_at[owned, owner_k[owned]] = bars.quiet[owned]
+    # where the hole cannot be its bare print, its colour is no tint: at most plain quiet
+    odd = np.nonzero((owner_k >= 0) & printed.unexplained)[0]
+    quiet_at[odd, owner_k[odd]] = np.minimum(quiet_at[odd, owner_k[odd]], QUIET)
     cx, cy, light = samples.centre[:, 0], samples.centre[:, 1], samples.centre[:, 2]
     centre_chroma = np.hypot(cx, cy)
     # an empty space shows its print at the centre: a hole, not paper, skin or a white token

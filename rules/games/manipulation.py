@@ -614,6 +614,7 @@ class Manipulation(Game):
             (*rolls, decline) for rolls, decline in zip(self._rolls, self._declines, strict=True)
         ]
         self._last: tuple[Any, list] = (None, [])
+        self._where: tuple[tuple, dict[int, int], tuple[int, ...]] = ((), {}, ())
 
     def _diamond_walks(self) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
         """Every simple walk of 1..6 steps inside the diamond: origin -> [(end, inner path)]."""
@@ -815,18 +816,17 @@ class Manipulation(Game):
         if self._last[0] is state:
             return self._last[1]
         pieces = state.pieces
-        at = {s: o for o, tokens in enumerate(pieces) for s in tokens}.get  # who is on s
-        bits = self._bits
+        known, occupants, masks = self._where
+        if known is not pieces:
+            occupants, masks = self._occupants(pieces)
+        at = occupants.get  # who is on a space
         dice = state.dice
         normal: list[tuple] = []
         setbacks: list[tuple] = []
         seen_steps: set = set()
         star_beasts = self._star_beasts
         for c in self.colours_of[state.actor]:
-            own = 0
-            for s in pieces[c]:
-                if s >= 0:
-                    own |= bits[s]
+            own = masks[c]
             rel = self.rel[c]
             table = self._tables[c]
             previous = None
@@ -879,6 +879,16 @@ class Manipulation(Game):
         self._last = (state, normal)
         return normal
 
+    def _occupants(self, pieces: tuple) -> tuple[dict[int, int], tuple[int, ...]]:
+        """{space: colour of the token on it} (HOLD too, but nobody asks about it) and each
+        colour's spaces as a bit mask, kept for the last position seen or played
+        (`_apply_option` updates them instead of a rebuild)."""
+        bits = self._bits
+        occupants = {s: o for o, tokens in enumerate(pieces) for s in tokens}
+        masks = tuple(sum(bits[s] for s in tokens if s >= 0) for tokens in pieces)
+        self._where = (pieces, occupants, masks)
+        return occupants, masks
+
     def apply(self, state: ManipulationState, move: Move) -> ManipulationState:
         phase = state.phase
         kind = move.__class__
@@ -895,7 +905,11 @@ class Manipulation(Game):
                 return self._apply_rolloff(state, move.player, move.value)
             return self._rolled(state, move.value)
         self.check(state, move)  # raises for anything else that is not legal
-        return self._end_turn(state, state.pieces, extra=False, mover=-1)  # a Pass or Decline
+        return self._passed(state)  # a Pass or Decline
+
+    def _passed(self, state: ManipulationState) -> ManipulationState:
+        """A pass (no token can use the roll) or a declined extra roll: the turn ends."""
+        return self._end_turn(state, state.pieces, extra=False, mover=-1)
 
     @staticmethod
     def _rolled(state: ManipulationState, value: int) -> ManipulationState:
@@ -913,7 +927,20 @@ class Manipulation(Game):
             hit = list(pieces[victim])
             hit[hit.index(dest)] = HOLD
             pieces[victim] = tuple(sorted(hit))
-        return self._end_turn(state, tuple(pieces), self._rolls_again(state, step), c)
+        after = tuple(pieces)
+        known, occupants, masks = self._where
+        if known is state.pieces:  # one token per space: the mover leaves frm, takes dest
+            bits = self._bits
+            occupants = dict(occupants)
+            occupants.pop(frm, None)
+            occupants[dest] = c
+            masks = list(masks)
+            masks[c] = masks[c] & ~bits[frm] | bits[dest] if frm >= 0 else masks[c] | bits[dest]
+            if victim >= 0:
+                masks[victim] &= ~bits[dest]
+            self._where = (after, occupants, tuple(masks))
+        extra = state.dice == 6 and self._rolls_again(state, step)
+        return self._end_turn(state, after, extra, c)
 
     def _rolls_again(self, state: ManipulationState, step: Step) -> bool:
         if state.dice != 6:

@@ -591,6 +591,7 @@ class Manji(Game):
             (*rolls, decline) for rolls, decline in zip(self._rolls, self._declines, strict=True)
         ]
         self._steps: dict[tuple, Step] = {}
+        self._where: tuple[tuple, dict[int, int]] = ((), {})
 
     def _step(self, p: int, frm: str, to: str, route: str = "") -> Step:
         key = (p, frm, to, route)
@@ -657,8 +658,15 @@ class Manji(Game):
         return last
 
     def _occupancy(self, pieces: tuple) -> dict[int, int]:
+        """{space: seat of the pawn on it}, kept for the last position seen or played
+        (`_apply_option` updates it instead of a rebuild); never changed once made."""
+        known, occupants = self._where
+        if known is pieces:
+            return occupants
         n = self._n
-        return {node % n: q for q, own in enumerate(pieces) for node in own if node >= 0}
+        occupants = {node % n: q for q, own in enumerate(pieces) for node in own if node >= 0}
+        self._where = (pieces, occupants)
+        return occupants
 
     def _options(self, state: ManjiState, everything: bool = False) -> list[tuple]:
         """Legal (Step, old node, new node, captured seat or -1, tag, captured square) for the roll.
@@ -672,12 +680,11 @@ class Manji(Game):
         dice = state.dice
         steps = 7 if dice == 6 and HOME not in own else dice
         out: list[tuple] = []
-        seen = set()
-        for node in own:
-            if node in seen:
-                continue
-            seen.add(node)
-            out += self._pawn_options(p, node, dice, steps, occ)
+        previous = None
+        for node in own:  # sorted: a second pawn at home or in the centre moves alike
+            if node != previous:
+                out += self._pawn_options(p, node, dice, steps, occ)
+                previous = node
         if everything:
             return out
         if dice == 5 and HOME in own:
@@ -842,7 +849,11 @@ class Manji(Game):
             if kind is Step:
                 pieces = self._replace_node(pieces, state.actor, state.last, HOME)
             return self._next_player(state, pieces)
-        return self._end_turn(state, state.pieces, state.last, moved=False)  # a Pass
+        return self._passed(state)
+
+    def _passed(self, state: ManjiState) -> ManjiState:
+        """The pass of phase move (no pawn can use the roll)."""
+        return self._end_turn(state, state.pieces, state.last, moved=False)
 
     @staticmethod
     def _rolled(state: ManjiState, value: int) -> ManjiState:
@@ -868,6 +879,17 @@ class Manji(Game):
         pieces = self._replace_node(state.pieces, p, old, new)
         if victim >= 0:
             pieces = self._replace_node(pieces, victim, hit, HOME)
+        known, occupants = self._where
+        if known is state.pieces:  # one pawn per space: old is left, a victim goes home
+            n = self._n
+            occupants = dict(occupants)
+            if old >= 0:
+                occupants.pop(old % n, None)
+            if victim >= 0:
+                occupants.pop(hit % n, None)
+            if new >= 0:
+                occupants[new % n] = p
+            self._where = (pieces, occupants)
         return self._end_turn(state, pieces, new, moved=True)
 
     def _end_turn(self, state: ManjiState, pieces: tuple, last: int, moved: bool) -> ManjiState:

@@ -79,6 +79,7 @@ def option_playout(
     pass_of: Callable[[Any], Move] | None = None,
     roll_choices: Callable[[Any], Sequence[Move]] | None = None,
     rolled: Callable[[Any, int], Any] | None = None,
+    passed: Callable[[Any], Any] | None = None,
 ) -> Playout:
     """A playout that takes token moves from a game's own option list and plays the chosen
     option directly (no second legality search); every other move goes through the public
@@ -87,11 +88,26 @@ def option_playout(
     its Move for the record (default: the option is the Move); `pass_of(state)` is the pass
     `legal_moves` gives when there is no option (default: asked of `legal_moves`);
     `roll_choices(state)` is what `legal_moves` lists in phase "roll" and `rolled(state,
-    value)` applies a legal roll of that phase (default: both asked of the public API)."""
+    value)` applies a legal roll of that phase, and `passed(state)` the pass of `pass_of`
+    (default: asked of the public API)."""
     legal, apply = game.legal_moves, game.apply
     moves = rolls = 0
     while moves < limit:
         phase = state.phase
+        if phase == "roll" and rolled is not None and roll_choices is not None:
+            choices = roll_choices(state)
+            move = choices[int(rand() * len(choices))]
+            if record is not None:
+                record.append(move)
+            moves += 1
+            if move.__class__ is not Roll:  # a declined extra roll
+                state = apply(state, move)
+                continue
+            rolls += 1
+            state = rolled(state, move.value)
+            if moves == limit:
+                break
+            phase = state.phase
         if phase == "move":
             found = options(state)
             if found:
@@ -101,11 +117,16 @@ def option_playout(
                 state = play(state, option)
                 moves += 1
                 continue
+            if pass_of is not None and passed is not None:
+                rand()  # the public API draws its one move too
+                if record is not None:
+                    record.append(pass_of(state))
+                state = passed(state)
+                moves += 1
+                continue
             choices = [pass_of(state)] if pass_of else legal(state)
         elif phase == "over":
             break
-        elif phase == "roll" and roll_choices is not None:
-            choices = roll_choices(state)
         else:
             choices = legal(state)
         if not choices:
@@ -116,9 +137,6 @@ def option_playout(
         moves += 1
         if move.__class__ is Roll:
             rolls += 1
-            if rolled is not None and phase == "roll":
-                state = rolled(state, move.value)
-                continue
         state = apply(state, move)
     return Playout(state, moves, rolls)
 
