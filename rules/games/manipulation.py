@@ -615,6 +615,7 @@ class Manipulation(Game):
         ]
         self._last: tuple[Any, list] = (None, [])
         self._where: tuple[tuple, dict[int, int], tuple[int, ...]] = ((), {}, ())
+        self._declinable = self._offers_decline()
 
     def _diamond_walks(self) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
         """Every simple walk of 1..6 steps inside the diamond: origin -> [(end, inner path)]."""
@@ -792,7 +793,9 @@ class Manipulation(Game):
     def _roll_choices(self, state: ManipulationState) -> Sequence[Move]:
         """The rolls of phase roll, and the decline when the extra roll may be declined."""
         seat = state.to_move
-        return self._rolls_or_decline[seat] if self._may_decline(state) else self._rolls[seat]
+        if state.bonus and self._declinable:  # as _may_decline, asked once per roll
+            return self._rolls_or_decline[seat]
+        return self._rolls[seat]
 
     def _may_decline(self, state: ManipulationState) -> bool:
         """A roll again after moving six that the player may decline (MANIP-2.2)."""
@@ -958,7 +961,7 @@ class Manipulation(Game):
         ):
             return ManipulationState(state.to_move, "over", state.dice, pieces, state.actor, ())
         nxt = state.to_move if extra else (state.to_move + 1) % self.players
-        actor = self._actor_for(nxt, pieces)
+        actor = self._actor_for(nxt, pieces) if self.mode == "partners" else nxt
         return ManipulationState(nxt, "roll", 0, pieces, actor, (), 1 if extra else 0)
 
     def _may_roll(self, state: ManipulationState, seat: int) -> bool:

@@ -2,9 +2,11 @@
 pieces per side, changed in place; the rules core's state is built only at the end.
 
 Listing every step (about 65 per roll, 180 path masks checked) was 80% of a playout, so a step
-is drawn instead: uniformly among the walk ends the piece table lists for the roll (every
-legal step is one of them), kept when its walk is open, drawn again when not (rejection
-sampling), and listed in full only after `TRIES` misses. The step played is uniform among the
+is drawn instead: every piece gets as many slots as the most walk ends any square has for the
+roll, its own walk ends (every legal step is one of them) fill the first of them, and a slot
+is drawn uniformly; it is kept when it holds a walk end whose walk is open, and drawn again
+when not (rejection sampling); the steps are listed in full only after `TRIES` misses (so a
+pass is certain). The step played is uniform among the
 legal steps, as the rules core's would be, but the random numbers are drawn differently, so
 this routine plays other games than `public_playout` from the same seed;
 tests/test_playouts.py replays its games through the rules core move by move instead.
@@ -16,15 +18,13 @@ samples is applied without a second check).
 from __future__ import annotations
 
 import functools
-from bisect import bisect_right
-from itertools import accumulate
 from typing import Any
 
 from ..games.playground_battles import LOST, STALEMATE, WON, PlaygroundState, beats
 from ..moves import Roll
 from . import Playout
 
-TRIES = 6  # draws before the steps are listed in full (then a pass is known for sure)
+TRIES = 24  # draws before the steps are listed in full (then a pass is known for sure)
 
 
 def run(game: Any, state: Any, rand: Any, limit: int, record: list | None) -> Playout:
@@ -77,6 +77,7 @@ def _turns(
     roll_moves, passes = game._rolls, game._passes
     any_roll = game.options["no_moves"] == "any-roll"
     draws = _draws(game)
+    widest_of = tuple(tuple(max(counts) for counts in by_die) for by_die in draws)
     pieces = [{s: (k, r) for s, k, r in side} for side in state.pieces]
     masks = [sum(1 << s for s in side) for side in pieces]
 
@@ -128,18 +129,18 @@ def _turns(
         mine, theirs = pieces[p], pieces[q]
         own, other = masks[p], masks[q]
         occupied, blocked = own | other, own & ~other
-        free = [s for s in mine if not other >> s & 1] if own & other else list(mine)
-        ends = list(accumulate(map(draws[p][d].__getitem__, free)))
-        total = ends[-1] if ends else 0
+        free = list(mine)
+        counts = draws[p][d]
+        widest = widest_of[p][d]
+        total = len(free) * widest
         chosen = None
         if total:
             table, paths = step_table[p], base_paths[q]
             for _ in range(TRIES):
-                r = int(rand() * total)
-                i = bisect_right(ends, r)
+                i, r = divmod(int(rand() * total), widest)
                 s = free[i]
-                if i:
-                    r -= ends[i - 1]
+                if r >= counts[s] or other >> s & 1:  # an empty slot, or a stalemated piece
+                    continue
                 entries = table[s][d]
                 if r < len(entries):
                     dest, walks, step = entries[r]

@@ -61,9 +61,8 @@ def listed_run(game: Any, state: Any, rand: Any, limit: int, record: list | None
 @functools.lru_cache(maxsize=16)
 def _slots(game: Any) -> tuple:
     """Per person and space: the plain steps as (target, bit, Step), and a promoted piece's
-    skips as (target, squares that must be empty, the same masks of the rays before it that
-    reach that target, Step). A target reached along several rays counts for the first ray
-    (in the rules core's order) whose way is open."""
+    skips as (target, the squares that must be empty along each ray reaching it, Step): one
+    slot per target, however many rays reach it."""
     bits, rays, ids = game._bits, game._rays, game._ids
     near = game._neighbours
     plain, crowned = [], []
@@ -77,17 +76,19 @@ def _slots(game: Any) -> tuple:
         per_space = []
         for s in range(len(ids)):
             ways: dict[int, list[int]] = {}
-            slots = []
             for _d, ray in rays[s]:
                 path = 0
                 for t in ray:
                     if t == s:
                         break
                     path |= bits[t]
-                    route = "" if t in near[s] else "skip"
-                    slots.append((t, path, tuple(ways.get(t, ())), game._step(person, s, t, route)))
                     ways.setdefault(t, []).append(path)
-            per_space.append(tuple(slots))
+            per_space.append(
+                tuple(
+                    (t, tuple(paths), game._step(person, s, t, "" if t in near[s] else "skip"))
+                    for t, paths in ways.items()
+                )
+            )
         crowned.append(tuple(per_space))
     return tuple(plain), tuple(crowned)
 
@@ -194,7 +195,9 @@ def _drawn_run(
         own, opp = masks[side], masks[1 - side]
         occupied = own | opp
         series = 0
-        jumpers = [s for s in plain[side] + crowned[side] if jump_over[s] & opp]
+        jumpers = [s for s in plain[side] if jump_over[s] & opp]
+        if crowned[side]:
+            jumpers += [s for s in crowned[side] if jump_over[s] & opp]
         for s in jumpers:
             series += count_series(s, bool(promoted >> s & 1), occupied, opp)
         walkers, hoppers = plain[side], crowned[side]
@@ -219,8 +222,8 @@ def _drawn_run(
                 r -= walks
                 i = bisect_right(hop_ends, r)
                 s = hoppers[i]
-                t, path, before, step = crowned_slots[person][s][r - hop_ends[i - 1] if i else r]
-                if not occupied & path and all(occupied & way for way in before):
+                t, paths, step = crowned_slots[person][s][r - hop_ends[i - 1] if i else r]
+                if not all(occupied & way for way in paths):  # some ray is open to t
                     move, target = step, (s, t)
                     break
             else:  # a jump series: the rules core lists them, in the same order it counts
@@ -239,6 +242,7 @@ def _drawn_run(
         if record is not None:
             record.append(move)
         moves += 1
+        taken = False
         if target is not None:
             s, t = target
             land(side, s, t, ring[t] == 0)
@@ -249,12 +253,15 @@ def _drawn_run(
             path = [index[x] for x in move.path]
             for x in move.captured:
                 lose(1 - side, index[x])
-            land(side, path[0], path[-1], any(ring[v] == 0 for v in path[1:]))
+            t = path[-1]
+            land(side, path[0], t, any(ring[v] == 0 for v in path[1:]))
+            taken = True
         person = (person + 1) % players
-        # the rules core's `_won`: the inner circle held, or three pieces or fewer left
-        if masks[0] & inner == inner or masks[1] & inner == inner:
+        # the rules core's `_won`, asked only when a move can change it: the inner circle
+        # held (the mover landed on it), or three pieces or fewer left (the mover took some)
+        if ring[t] == 0 and masks[side] & inner == inner:
             return Playout(now("over"), moves, 0)
-        if len(plain[0]) + len(crowned[0]) <= 3 or len(plain[1]) + len(crowned[1]) <= 3:
+        if taken and len(plain[1 - side]) + len(crowned[1 - side]) <= 3:
             return Playout(now("over"), moves, 0)
     end = now()
     if not game._has_move(end, person):  # TRM-0.6, as the rules core's `apply` would say
