@@ -84,6 +84,8 @@ def _largest_blob(mask: np.ndarray) -> tuple[int, np.ndarray]:
     if not cv2.countNonZero(mask):  # the usual frame: nothing foreign at all
         return 0, mask
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if not cv2.countNonZero(mask):  # or only specks
+        return 0, mask
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return (int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0), mask
 
@@ -131,7 +133,7 @@ def detect_hand(
     bal = _balanced(top, mask)
     if reference is not None and reference.shape == top.shape:
         d = cv2.absdiff(bal, _balanced_reference(reference, mask))
-        diff = cv2.reduce(d.reshape(-1, 3), 1, cv2.REDUCE_MAX).reshape(mask.shape)
+        diff = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
         foreign = cv2.bitwise_and((diff > config.hand_diff).view(np.uint8) * 255, mask)
         largest, blob = _largest_blob(foreign)
         area = largest / total
