@@ -20,15 +20,24 @@ import numpy as np
 import rules
 from rules.geometry import Board, Region, Space
 from rules.palette import PALETTE
+from rules.printing import (
+    COLLAR_SHARE,
+    HOLE_RGB,
+    INK_RGB,
+    PAPER_RGB,
+    RIM_SHARE,
+    TINT_SHARE,
+    TRAY_RGB,
+    mix,
+)
 from vision.aruco import marker_image
 
-PAPER_BGR = (222, 234, 242)  # warm off-white board stock
-INK_BGR = (60, 52, 48)  # dark print colour for lines, outlines and text
-HOLE_BGR = (112, 112, 112)  # neutral mid-grey hole interior
-TRAY_BGR = (205, 218, 228)
+PAPER_BGR = PAPER_RGB[::-1]
+INK_BGR = INK_RGB[::-1]
+HOLE_BGR = HOLE_RGB[::-1]
+TRAY_BGR = TRAY_RGB[::-1]
 QUIET_ZONE_MM = 4.0  # white margin printed around each marker
 SQUARE_KINDS = frozenset({"square", "cell", "grid", "field"})
-TINT = 0.28  # share of the seat colour mixed into a tinted hole
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
 REGION_WORDS = {"captured": "JUMPED PIECES GO HERE"}
 # A printed key, per game: Playground Battles reminds who beats whom.
@@ -56,10 +65,6 @@ def _bgr(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return (int(rgb[2]), int(rgb[1]), int(rgb[0]))
 
 
-def _mix(a: tuple[int, ...], b: tuple[int, ...], t: float) -> tuple[int, int, int]:
-    return tuple(int(round((1 - t) * x + t * y)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
 def seat_colour_bgr(board: Board, owner: int | None) -> tuple[int, int, int] | None:
     if owner is None or not (0 <= owner < len(board.seat_colours)):
         return None
@@ -71,8 +76,8 @@ def _draw_space(img: np.ndarray, board: Board, space: Space, ppm: float) -> None
     r = board.hole_radius
     centre = _pt(space.x, space.y, ppm)
     tint = seat_colour_bgr(board, space.owner)
-    fill = HOLE_BGR if tint is None else _mix(HOLE_BGR, tint, TINT)
-    rim = INK_BGR if tint is None else _mix(INK_BGR, tint, 0.45)
+    fill = HOLE_BGR if tint is None else mix(HOLE_BGR, tint, TINT_SHARE)
+    rim = INK_BGR if tint is None else mix(INK_BGR, tint, RIM_SHARE)
     if space.kind in SQUARE_KINDS:
         half = r
         p1 = _pt(space.x - half, space.y - half, ppm)
@@ -82,7 +87,7 @@ def _draw_space(img: np.ndarray, board: Board, space: Space, ppm: float) -> None
         return
     # a drilled-looking hole: tinted collar, dark rim, grey interior
     if tint is not None:
-        collar = _mix(PAPER_BGR, tint, 0.35)
+        collar = mix(PAPER_BGR, tint, COLLAR_SHARE)
         cv2.circle(img, centre, round(r * 1.45 * ppm * _ONE), collar, -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(img, centre, round(r * ppm * _ONE), rim, -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(img, centre, round((r - 0.8) * ppm * _ONE), fill, -1, cv2.LINE_AA, _SHIFT)
@@ -265,16 +270,16 @@ def _draw_token(img: np.ndarray, space: Space, colour: str, r: float, ppm: float
     """One shaded disc of radius `r` mm with its palette letter, centred on `space`."""
     base = token_bgr(colour)
     centre = _pt(space.x, space.y, ppm)
-    edge = _mix(base, (0, 0, 0), 0.45)
+    edge = mix(base, (0, 0, 0), 0.45)
     cv2.circle(img, centre, round(r * ppm * _ONE), edge, -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(img, centre, round((r - 0.7) * ppm * _ONE), base, -1, cv2.LINE_AA, _SHIFT)
     hi = _pt(space.x - 0.35 * r, space.y - 0.35 * r, ppm)
     cv2.circle(
-        img, hi, round(0.22 * r * ppm * _ONE), _mix(base, (255, 255, 255), 0.35), -1,
+        img, hi, round(0.22 * r * ppm * _ONE), mix(base, (255, 255, 255), 0.35), -1,
         cv2.LINE_AA, _SHIFT,
     )  # fmt: skip
     letter = PALETTE[colour].letter
-    ink = _mix(base, (0, 0, 0), 0.3) if sum(base) > 300 else _mix(base, (255, 255, 255), 0.3)
+    ink = mix(base, (0, 0, 0), 0.3) if sum(base) > 300 else mix(base, (255, 255, 255), 0.3)
     scale = 0.55 * r * ppm / 22.0
     thick = max(1, round(scale * 1.4))
     (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)

@@ -4,8 +4,10 @@ import pytest
 
 from hardware.simtable import SimulatedTable
 from tests.boards import circle_board, cross_board, game_boards, grid_board
-from vision.config import DEFAULT_CONFIG
-from vision.locate import detect_markers, identify_game, locate
+from vision import aruco
+from vision import locate as locate_module
+from vision.config import DEFAULT_CONFIG, VisionConfig
+from vision.locate import detect_markers, identify_game, locate, marker_windows
 
 BOARDS = [cross_board(), grid_board(), circle_board(), *game_boards()]
 
@@ -79,3 +81,63 @@ def test_unknown_markers_and_blank_frames_are_not_a_game():
 def test_corrupt_frames_raise_value_error(bad):
     with pytest.raises(ValueError):
         locate(DEFAULT_CONFIG, bad, BOARDS)
+
+
+def test_tracking_searches_the_last_boards_windows_and_finds_what_a_full_search_finds(
+    monkeypatch,
+):
+    board = BOARDS[-1]  # last in the list: the other boards' windows would be tried first
+    table = SimulatedTable(board, seed=3)
+    first = locate(DEFAULT_CONFIG, table.render({})[0], BOARDS)
+    frame, truth = table.render({}, index=1)
+    searched = []
+    real = locate_module.detect_markers
+
+    def spy(config, image, rois=None):
+        searched.append(rois)
+        return real(config, image, rois)
+
+    monkeypatch.setattr(locate_module, "detect_markers", spy)
+    tracked = locate(DEFAULT_CONFIG, frame, BOARDS, last_homography=first.homography)
+    assert searched == [marker_windows(board, first.to_image)]  # one look, no full search
+    assert tracked is not None and tracked.board is board and tracked.source == "markers"
+    full = {m.id: m.corners for m in real(DEFAULT_CONFIG, frame)}
+    assert sorted(tracked.marker_corners) == sorted(full) == sorted(board.marker_ids)
+    for marker_id, corners in tracked.marker_corners.items():
+        assert np.abs(corners - full[marker_id]).max() < 0.05  # sub-pixel refinement's eps
+
+
+def test_tracking_falls_back_to_a_full_search_when_the_markers_moved(monkeypatch):
+    board = BOARDS[0]
+    stale = locate(DEFAULT_CONFIG, SimulatedTable(board, seed=2).render({})[0], BOARDS)
+    frame, truth = SimulatedTable(board, seed=7).render({})  # another camera pose
+    searched = []
+    real = locate_module.detect_markers
+
+    def spy(config, image, rois=None):
+        searched.append(rois)
+        return real(config, image, rois)
+
+    monkeypatch.setattr(locate_module, "detect_markers", spy)
+    loc = locate(DEFAULT_CONFIG, frame, BOARDS, last_homography=stale.homography)
+    assert searched[-1] is None and len(searched) == len(BOARDS) + 1  # every board's windows
+    assert loc is not None and loc.board is board and loc.source == "markers"
+    assert _max_space_error_mm(board, truth.homography, loc.homography) < 0.5
+
+
+def _marker_on_paper(side_px: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """One marker `side_px` wide on white in a 1280x960 grey frame, and a window around it."""
+    frame = np.full((960, 1280), 235, np.uint8)
+    marker = aruco.marker_image(7, side_px)
+    frame[400 : 400 + side_px, 600 : 600 + side_px] = marker
+    return frame, (600 - side_px, 400 - side_px, 600 + 2 * side_px, 400 + 2 * side_px)
+
+
+def test_a_window_accepts_the_same_smallest_marker_as_the_full_frame():
+    # ArUco scales its smallest outline by the image it is given; a window must not lower it.
+    # Here the full search (0.1 * 640 px at detect_scale 0.5) wants a marker >= 32 px wide.
+    config = VisionConfig(min_marker_perimeter=0.1)
+    for side, seen in ((24, False), (48, True)):
+        frame, window = _marker_on_paper(side)
+        assert bool(detect_markers(config, frame)) is seen
+        assert bool(detect_markers(config, frame, [window])) is seen

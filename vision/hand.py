@@ -81,7 +81,11 @@ def _static_mask(board: Board, hand_px: int) -> np.ndarray:
 
 def _largest_blob(mask: np.ndarray) -> tuple[int, np.ndarray]:
     """The largest blob's area, and the cleaned mask of all blobs."""
+    if not cv2.countNonZero(mask):  # the usual frame: nothing foreign at all
+        return 0, mask
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if not cv2.countNonZero(mask):  # or only specks
+        return 0, mask
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return (int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0), mask
 
@@ -92,7 +96,26 @@ def _balanced(top: np.ndarray, valid: np.ndarray) -> np.ndarray:
     if len(pix) == 0:
         return top.astype(np.float32)
     med = np.maximum(np.median(pix, 0), 1.0)
-    return top.astype(np.float32) * (200.0 / med).astype(np.float32)
+    gain = (200.0 / med).astype(np.float32)
+    # one float32 product per pixel, as numpy's top.astype(float32) * gain, in one pass
+    return cv2.multiply(top, (*(float(g) for g in gain), 0.0), dtype=cv2.CV_32F)
+
+
+# the reference top view balanced under the last mask it was used with, per reference
+_BALANCED_REFERENCE: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _balanced_reference(reference: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """`_balanced(reference, mask)`, remembered: the reference and (while the whole board is
+    in view) the mask stay the same from frame to frame."""
+    held = _BALANCED_REFERENCE.get(id(reference))
+    if held is not None and held[0] is reference and np.array_equal(held[1], mask):
+        return held[2]
+    if len(_BALANCED_REFERENCE) >= 8:
+        del _BALANCED_REFERENCE[next(iter(_BALANCED_REFERENCE))]
+    balanced = _balanced(reference, mask)
+    _BALANCED_REFERENCE[id(reference)] = (reference, mask.copy(), balanced)
+    return balanced
 
 
 def detect_hand(
@@ -105,12 +128,11 @@ def detect_hand(
     """Flag a hand/arm (or any large foreign object) over the board."""
     top = rectify(config, image, board, homography)
     mask = _static_mask(board, config.hand_px).copy()
-    mask[(top[..., 0] == 0) & (top[..., 1] == 0) & (top[..., 2] == 0)] = 0  # outside the frame
+    mask[cv2.inRange(top, (0, 0, 0), (0, 0, 0)) > 0] = 0  # outside the frame
     total = float(mask.shape[0] * mask.shape[1])
     bal = _balanced(top, mask)
     if reference is not None and reference.shape == top.shape:
-        ref = _balanced(reference, mask)
-        d = cv2.absdiff(bal, ref)
+        d = cv2.absdiff(bal, _balanced_reference(reference, mask))
         diff = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
         foreign = cv2.bitwise_and((diff > config.hand_diff).view(np.uint8) * 255, mask)
         largest, blob = _largest_blob(foreign)

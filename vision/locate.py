@@ -41,39 +41,96 @@ class Location:
         return np.linalg.inv(self.homography)
 
 
-_DETECTORS: dict[tuple, aruco.Detect] = {}
+_DETECTORS: dict[float, aruco.Detect] = {}
+ROI_MARGIN = 16  # grey pixels kept around a window: sub-pixel refinement stays well inside
 
 
-def _detector_params(config: VisionConfig):
+def _detector_params(config: VisionConfig, min_perimeter_rate: float):
     params = aruco.detector_parameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE  # refined at full size below
     params.adaptiveThreshWinSizeMin = 5
     params.adaptiveThreshWinSizeMax = 23
     params.adaptiveThreshWinSizeStep = 9
-    params.minMarkerPerimeterRate = config.min_marker_perimeter
+    params.minMarkerPerimeterRate = min_perimeter_rate
     return params
 
 
-def _detector(config: VisionConfig) -> aruco.Detect:
-    key = (config.min_marker_perimeter,)
-    detect = _DETECTORS.get(key)
+def _detector(config: VisionConfig, min_perimeter_rate: float) -> aruco.Detect:
+    detect = _DETECTORS.get(min_perimeter_rate)
     if detect is None:
-        detect = aruco.make_detector(aruco.marker_dictionary(), _detector_params(config))
-        _DETECTORS[key] = detect
+        if len(_DETECTORS) > 256:  # window sizes vary a little from frame to frame
+            _DETECTORS.clear()
+        params = _detector_params(config, min_perimeter_rate)
+        detect = aruco.make_detector(aruco.marker_dictionary(), params)
+        _DETECTORS[min_perimeter_rate] = detect
     return detect
 
 
-def _detect_raw(config: VisionConfig, gray: np.ndarray):
-    """(corners list, ids) at the given image, scaled by config.detect_scale and back."""
+def _min_perimeter_px(config: VisionConfig, frame_shape: tuple[int, ...]) -> int:
+    """The smallest marker outline (in contour pixels, at detect_scale) a full search accepts."""
+    longer = max(round(side * config.detect_scale) for side in frame_shape[:2])
+    return int(config.min_marker_perimeter * longer)
+
+
+def _detect_raw(config: VisionConfig, gray: np.ndarray, min_perimeter_px: int | None = None):
+    """(corners list, ids) at the given image, scaled by config.detect_scale and back.
+
+    `min_perimeter_px` holds a window to the smallest marker the full frame's search accepts
+    (ArUco scales its limit by the image it is given: in a small window nearly every speck of
+    print would be a candidate, and each costs time).
+    """
     scale = config.detect_scale
     small = gray
     if scale != 1.0:
         small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    corners, ids = _detector(config)(small)
+    rate = config.min_marker_perimeter
+    if min_perimeter_px is not None:
+        rate = (min_perimeter_px + 0.5) / max(small.shape)
+    corners, ids = _detector(config, rate)(small)
     if ids is None or len(ids) == 0:
         return [], []
     pts = [(c.reshape(4, 2).astype(np.float32) + 0.5) / scale - 0.5 for c in corners]
     return pts, ids.ravel().tolist()
+
+
+def _refine(config: VisionConfig, gray: np.ndarray, pts: np.ndarray) -> None:
+    """Corners to sub-pixel precision on the full-size grey image, in place."""
+    win = max(2, int(round(2.0 / config.detect_scale)))
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 12, 0.05)
+    cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2), (win, win), (-1, -1), crit)
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def _search_windows(config: VisionConfig, image: np.ndarray, rois) -> tuple[list, list]:
+    """Markers in each window, refined there: only the windows (and a margin) are made grey.
+
+    Each window is searched exactly as before (same pixels, same smallest marker as the full
+    search); the margin is wider than sub-pixel refinement can reach, so the refined corners
+    are those the whole grey frame would give.
+    """
+    h, w = image.shape[:2]
+    min_px = _min_perimeter_px(config, image.shape)
+    all_pts: list[np.ndarray] = []
+    all_ids: list[int] = []
+    for x0, y0, x1, y1 in rois:
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            continue
+        gx0, gy0 = max(0, x0 - ROI_MARGIN), max(0, y0 - ROI_MARGIN)
+        gx1, gy1 = min(w, x1 + ROI_MARGIN), min(h, y1 + ROI_MARGIN)
+        gray = _grey(image[gy0:gy1, gx0:gx1])
+        pts, ids = _detect_raw(config, gray[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0], min_px)
+        if not ids:
+            continue
+        local = np.concatenate(pts) + np.array([x0 - gx0, y0 - gy0], np.float32)
+        if config.refine_corners:
+            _refine(config, gray, local)
+        all_pts.append(local + np.array([gx0, gy0], np.float32))
+        all_ids += ids
+    return all_pts, all_ids
 
 
 def detect_markers(
@@ -86,27 +143,17 @@ def detect_markers(
     With `rois` ([(x0, y0, x1, y1), ...] image px) only those windows are searched.
     """
     check_frame(image)
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    all_pts: list[np.ndarray] = []
-    all_ids: list[int] = []
     if rois is None:
+        gray = _grey(image)
         all_pts, all_ids = _detect_raw(config, gray)
+        if all_ids and config.refine_corners:
+            all_pts = [np.concatenate(all_pts)]
+            _refine(config, gray, all_pts[0])
     else:
-        h, w = gray.shape
-        for x0, y0, x1, y1 in rois:
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-            if x1 - x0 < 16 or y1 - y0 < 16:
-                continue
-            pts, ids = _detect_raw(config, gray[y0:y1, x0:x1])
-            all_pts += [p + np.array([x0, y0], np.float32) for p in pts]
-            all_ids += ids
+        all_pts, all_ids = _search_windows(config, image, rois)
     if not all_ids:
         return []
     pts = np.concatenate(all_pts).astype(np.float32)
-    if config.refine_corners:
-        win = max(2, int(round(2.0 / config.detect_scale)))
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 12, 0.05)
-        cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2), (win, win), (-1, -1), crit)
     found: dict[int, Marker | None] = {}
     for i, marker_id in enumerate(all_ids):
         corners = pts[4 * i : 4 * i + 4].astype(np.float64)
@@ -153,6 +200,23 @@ def _reprojection_mm(h: np.ndarray, img_pts: np.ndarray, mm_pts: np.ndarray) -> 
     return float(np.sqrt(np.mean(np.sum((proj - mm_pts) ** 2, axis=1))))
 
 
+# the board each recently returned homography was fitted to (image px -> that board's mm)
+_FITTED_TO: dict[bytes, str] = {}
+
+
+def _remember(homography: np.ndarray, board: Board) -> None:
+    if len(_FITTED_TO) >= 16:
+        del _FITTED_TO[next(iter(_FITTED_TO))]
+    _FITTED_TO[np.asarray(homography, np.float64).tobytes()] = board.name
+
+
+def _tracked_first(boards, last_homography) -> list[Board]:
+    """The candidates, the board `last_homography` was fitted to first: its markers' windows
+    are where to look; another board's windows under that homography rarely hold anything."""
+    name = _FITTED_TO.get(np.asarray(last_homography, np.float64).tobytes())
+    return sorted(boards, key=lambda b: b.name != name)
+
+
 def locate(
     config: VisionConfig,
     image: np.ndarray,
@@ -164,7 +228,7 @@ def locate(
     if markers is None and last_homography is not None and config.track:
         # tracking: look only where the markers were; a full search if that is not enough
         to_image = np.linalg.inv(np.asarray(last_homography, np.float64))
-        for candidate in boards:
+        for candidate in _tracked_first(boards, last_homography):
             found = detect_markers(config, image, marker_windows(candidate, to_image))
             if len({m.id for m in found} & set(candidate.marker_ids)) >= 3:
                 markers = found
@@ -189,7 +253,9 @@ def locate(
         if h is not None:
             err = _reprojection_mm(h, img_pts, mm_pts)
             if err <= config.max_marker_error_mm:
-                return Location(board, h / h[2, 2], ids, "markers", err, corners)
+                h = h / h[2, 2]
+                _remember(h, board)
+                return Location(board, h, ids, "markers", err, corners)
     if trust_last:
         return Location(board, last, ids, "last", last_err, corners)
     return None

@@ -22,11 +22,12 @@ from rules.palette import PALETTE, UNKNOWN
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
+from vision.printlook import check_print, predicted_tints, tint_level
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
 
-TOKEN_SURE = 0.5  # chroma of a clear token on a plain (grey) space
-TOKEN_FAINT = 0.3  # below this, no token colour on a plain space
+TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
+TOKEN_FAINT = 0.25  # below this, no token colour on a plain space
 QUIET = 0.2  # at most this, surely no token on a plain space (print, JPEG colour bleeding)
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
@@ -95,15 +96,18 @@ class _Bars:
     full: np.ndarray
 
 
-def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
-               cal: Calibration | None, token_level: np.ndarray) -> _Bars:  # fmt: skip
+def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibration | None,
+               token_level: np.ndarray, printed: np.ndarray, print_level: np.ndarray,
+               want: np.ndarray) -> _Bars:  # fmt: skip
     """Where a space is printed in its seat's tint, a token of that colour must stand out
     from the tint. The tint is known from the calibration where it saw the space empty; else
-    it is judged from the photo itself: spaces of one seat and kind are printed alike, so
-    their chroma falls in two groups, empty and occupied, or in one group only: then the same
-    colour's tokens elsewhere (`token_level`) say whether the group is far below them (all
-    tints) or level with them and stronger than any tint (all tokens); otherwise only the
-    faintest (surely empty) and the strongest (surely tokens) can be told."""
+    it is judged from the photo itself: from the spaces that show their print as the plain
+    holes predict it (`printed`, see `vision.printlook`); else spaces of one seat and kind
+    are printed alike, so their chroma falls in two groups, empty and occupied, or in one
+    group only: then the same colour's tokens elsewhere (`token_level`) say whether the
+    group is far below them (all tints) or level with them and stronger than any tint (all
+    tokens); otherwise only the faintest (surely empty) and the strongest (surely tokens)
+    can be told."""
     n = len(board.spaces)
     quiet = np.full(n, QUIET)
     faint = np.full(n, TOKEN_FAINT)
@@ -134,11 +138,21 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray,
             quiet[idx], faint[idx] = level + 0.1, level + 0.15
             full[idx] = np.maximum(level + 0.3, TOKEN_SURE)
             continue
+        shows = printed[idx]
+        if shows.any():  # the tint as this photo shows it, where the print is seen bare
+            level = min(float(np.median(print_level[idx[shows]])), TINT_CAP)
+            quiet[idx] = np.where(shows, level + 0.1, level + 0.02)
+            faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
+            continue
         vals = strength[idx, k]
         others = np.delete(strength[idx], k, axis=1).max(1) if len(win.colours) > 1 else 0 * vals
         # holes covered by another colour, or not seen, say nothing about the tint
         order = np.sort(vals[(vals >= 0.15) & (others < TOKEN_FAINT)])
-        if len(order) == 0:
+        if len(order) == 0:  # every hole covered: a token of the seat's colour beside another
+            # must stand above the tint the plain holes predict, or above any tint
+            level = float(np.nanmedian(np.hypot(want[idx, 0], want[idx, 1])))
+            level = TINT_CAP if level != level else min(level, TINT_CAP)
+            faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         gaps = np.diff(order)
         if len(order) >= 2 and gaps.max() >= 0.2 and order[int(np.argmax(gaps))] <= TINT_CAP:
@@ -247,7 +261,15 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         if s.owner is not None and s.owner < len(board.seat_colours):
             c = board.seat_colours[s.owner]
             owner_k[i] = win.colours.index(c) if c in win.colours else -1
-    bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k))
+    own = np.where(owner_k >= 0, strength[np.arange(n), np.maximum(owner_k, 0)], 0.0)
+    others = np.where(
+        (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
+    ).max(1, initial=0.0)
+    others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
+    want = predicted_tints(samples, board)
+    printed = check_print(samples, board, want, own, np.maximum(others, stray))
+    bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
+                      printed.shows, tint_level(samples, own), want)  # fmt: skip
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
     spread = np.zeros((n, k_count))
     for k in range(k_count):
@@ -262,6 +284,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     faint[owned, owner_k[owned]] = bars.faint[owned]
     full[owned, owner_k[owned]] = bars.full[owned]
     quiet_at[owned, owner_k[owned]] = bars.quiet[owned]
+    # where the hole cannot be its bare print, its colour is no tint: at most plain quiet
+    odd = np.nonzero((owner_k >= 0) & printed.unexplained)[0]
+    quiet_at[odd, owner_k[odd]] = np.minimum(quiet_at[odd, owner_k[odd]], QUIET)
     cx, cy, light = samples.centre[:, 0], samples.centre[:, 1], samples.centre[:, 2]
     centre_chroma = np.hypot(cx, cy)
     # an empty space shows its print at the centre: a hole, not paper, skin or a white token

@@ -98,7 +98,9 @@ def paper_mask(board: Board, ppm: float) -> np.ndarray:
     for (x0, y0), _, (x1, y1), _ in board.marker_squares().values():
         cv2.rectangle(blocked, (px(x0 - quiet), px(y0 - quiet)), (px(x1 + quiet), px(y1 + quiet)),
                       1, -1)  # fmt: skip
-    return blocked == 0
+    paper = blocked == 0
+    paper.flags.writeable = False  # shared by every frame
+    return paper
 
 
 def _board_to_top(ppm: float) -> np.ndarray:
@@ -145,45 +147,64 @@ def warp_top(image: np.ndarray, board: Board, homography: np.ndarray, ppm: float
     return top, cv2.erode(valid, np.ones((3, 3), np.uint8)).astype(bool)
 
 
-def _smooth(values: np.ndarray, weight: np.ndarray, sigma_px: float) -> tuple:
-    """Weighted Gaussian blur: (blurred values * weight, blurred weight)."""
-    v = cv2.GaussianBlur(values * weight[:, :, None], (0, 0), sigma_px)
-    w = cv2.GaussianBlur(weight, (0, 0), sigma_px)
-    return v, w
+def _grid_size(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(width, height) of the 4x smaller grid the paper field is fitted on."""
+    return max(4, shape[1] // 4), max(4, shape[0] // 4)
 
 
-def paper_field(top: np.ndarray, mask: np.ndarray, ppm: float) -> np.ndarray:
+def _paper_on_grid(mask: np.ndarray) -> np.ndarray:
+    """(h, w) float32 1/0: grid cells that are bare paper all through."""
+    m = cv2.resize(mask.astype(np.float32), _grid_size(mask.shape), interpolation=cv2.INTER_AREA)
+    return (m > 0.99).astype(np.float32)
+
+
+@lru_cache(maxsize=16)
+def _whole_paper_on_grid(board: Board, ppm: float) -> np.ndarray:
+    """`_paper_on_grid` of the whole board's paper (the usual frame: all of it in view)."""
+    grid = _paper_on_grid(paper_mask(board, ppm))
+    grid.flags.writeable = False  # shared by every frame
+    return grid
+
+
+def paper_field(
+    top: np.ndarray, mask: np.ndarray, ppm: float, on_grid: np.ndarray | None = None
+) -> np.ndarray:
     """(H, W, 3) float32: the paper's colour everywhere, fitted through the bare paper.
 
     Fitted on a 4x smaller grid: a normalised convolution at PAPER_SIGMA_MM that falls back
     to the board's mean paper where little paper is near (inside a large printed field), then
     once more without the paper that strays from the first fit (shadows, a hand, a stray token).
+    `on_grid` is `_paper_on_grid(mask)` when the caller has it already.
     """
-    small_size = (max(4, top.shape[1] // 4), max(4, top.shape[0] // 4))
-    img = cv2.resize(top, small_size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    m = cv2.resize(mask.astype(np.float32), small_size, interpolation=cv2.INTER_AREA)
-    m = (m > 0.99).astype(np.float32)
+    img = cv2.resize(top, _grid_size(top.shape), interpolation=cv2.INTER_AREA).astype(np.float32)
+    m = _paper_on_grid(mask) if on_grid is None else on_grid
     sig = PAPER_SIGMA_MM * ppm / 4.0
     field = img
-    for _ in range(2):
-        if m.sum() < 4:
+    for again in (True, False):
+        paper = m.sum()
+        if paper < 4:
             break
-        mean = (img * m[:, :, None]).reshape(-1, 3).sum(0) / m.sum()
-        v, w = _smooth(img, m, sig)
+        weighted = img * m[:, :, None]
+        mean = weighted.reshape(-1, 3).sum(0) / paper
+        # weighted Gaussian blur: the blurred paper over the blurred weight
+        v = cv2.GaussianBlur(weighted, (0, 0), sig)
+        w = cv2.GaussianBlur(m, (0, 0), sig)
         field = (v + 0.05 * mean) / (w + 0.05)[:, :, None]
-        lum = img.mean(2) / np.maximum(field.mean(2), 1.0)
-        m = m * (np.abs(lum - 1.0) < OUTLIER)
+        if again:
+            lum = img.mean(2) / np.maximum(field.mean(2), 1.0)
+            m = m * (np.abs(lum - 1.0) < OUTLIER)
     field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.maximum(field, 8.0)
+    return np.maximum(field, 8.0, out=field)
 
 
 def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView:
     """The paper-normalised top view of `board` in `image` (homography: image px -> mm)."""
     ppm = reader_ppm(board)
     top, valid = warp_top(image, board, homography, ppm)
-    mask = paper_mask(board, ppm) & valid
+    whole = bool(valid.all())  # the usual frame: the paper's grid is known beforehand
+    mask = paper_mask(board, ppm) if whole else paper_mask(board, ppm) & valid
     if mask.sum() < 50:
         raise ValueError(f"board {board.name!r}: too little of its paper is in view to read it")
-    field = paper_field(top, mask, ppm)
-    normalised = top.astype(np.float32) / field
+    field = paper_field(top, mask, ppm, _whole_paper_on_grid(board, ppm) if whole else None)
+    normalised = np.divide(top, field, out=field)  # the field is not needed after this
     return TopView(normalised, valid, ppm, top)

@@ -28,6 +28,7 @@ bottom, blue left), between the corner markers (ArUco ids 8, 9, 10, 11).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..clauses import Clause, Effect, Inference, Outcome, Verdict
@@ -565,7 +566,6 @@ class Manipulation(Game):
         self._ids = ids
         n = len(ids)
         self._bits = [1 << i for i in range(n)]
-        self._empty = [-1] * n
         lane = [index[f"o{k:02d}"] for k in range(1, LANE + 1)]
         self._lane = lane
         self._lane_index = {s: k for k, s in enumerate(lane)}
@@ -610,7 +610,12 @@ class Manipulation(Game):
         ]
         self._passes = [Pass(s, self.colours[s]) for s in range(self.players)]
         self._declines = [Decline(s, self.colours[s]) for s in range(self.players)]
+        self._rolls_or_decline = [
+            (*rolls, decline) for rolls, decline in zip(self._rolls, self._declines, strict=True)
+        ]
         self._last: tuple[Any, list] = (None, [])
+        self._where: tuple[tuple, dict[int, int], tuple[int, ...]] = ((), {}, ())
+        self._declinable = self._offers_decline()
 
     def _diamond_walks(self) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
         """Every simple walk of 1..6 steps inside the diamond: origin -> [(end, inner path)]."""
@@ -765,8 +770,7 @@ class Manipulation(Game):
         return ManipulationState(0, "roll", 0, pieces, self._actor_for(0, pieces), ())
 
     def _all_home(self, c: int, pieces: tuple) -> bool:
-        home = self._home_set[c]
-        return all(s in home for s in pieces[c])
+        return self._home_set[c].issuperset(pieces[c])
 
     def _actor_for(self, seat: int, pieces: tuple) -> int:
         """The seat whose tokens move on `seat`'s turn (MANIP-9.4, partner's assistance)."""
@@ -780,13 +784,18 @@ class Manipulation(Game):
         if phase == "move":
             options = self._options(state)
             return [o[0] for o in options] if options else [self._passes[state.to_move]]
-        if phase == "roll" and self._may_decline(state):
-            return [*self._rolls[state.to_move], self._declines[state.to_move]]
         if phase == "roll":
-            return list(self._rolls[state.to_move])
+            return list(self._roll_choices(state))
         if phase == "opening":
             return [roll for seat in self.rolloff_seats(state) for roll in self._rolls[seat]]
         return []
+
+    def _roll_choices(self, state: ManipulationState) -> Sequence[Move]:
+        """The rolls of phase roll, and the decline when the extra roll may be declined."""
+        seat = state.to_move
+        if state.bonus and self._declinable:  # as _may_decline, asked once per roll
+            return self._rolls_or_decline[seat]
+        return self._rolls[seat]
 
     def _may_decline(self, state: ManipulationState) -> bool:
         """A roll again after moving six that the player may decline (MANIP-2.2)."""
@@ -810,16 +819,10 @@ class Manipulation(Game):
         if self._last[0] is state:
             return self._last[1]
         pieces = state.pieces
-        occ = self._empty[:]
-        masks = [0, 0, 0, 0]
-        bits = self._bits
-        for o in range(4):
-            m = 0
-            for s in pieces[o]:
-                if s >= 0:
-                    occ[s] = o
-                    m |= bits[s]
-            masks[o] = m
+        known, occupants, masks = self._where
+        if known is not pieces:
+            occupants, masks = self._occupants(pieces)
+        at = occupants.get  # who is on a space
         dice = state.dice
         normal: list[tuple] = []
         setbacks: list[tuple] = []
@@ -841,22 +844,23 @@ class Manipulation(Game):
                     if path & own or (need and own & need != need):
                         continue
                     if tag == "attack-back":
-                        o = occ[dest]
+                        o = at(dest, -1)
                         if o >= 0 and rel[o] == OPPONENT:
                             normal.append((step, c, frm, dest, o, False))
                         continue
-                    o = occ[dest]
+                    o = at(dest, -1)
                     if o >= 0 and dest in star_beasts:
                         continue  # MANIP-7.2: an occupied Star-Beast is closed
                     if beyond >= 0 and o >= 0 and o != c:
                         if bpath & own:
                             continue
-                        dest, step, o = beyond, sbeyond, occ[beyond]
-                    for target, move, who in ((dest, step, o), (alt, salt, -2)):
+                        dest, step, o = beyond, sbeyond, at(beyond, -1)
+                    targets = ((dest, step, o),) if alt < 0 else ((dest, step, o), (alt, salt, -2))
+                    for target, move, who in targets:
                         if target < 0:
                             continue
                         if who == -2:  # the other colour's entrance, instead of its start
-                            who = occ[target]
+                            who = at(target, -1)
                             x = self._entry_colour[target]
                             if rel[x] == OPPONENT and who != x:
                                 continue  # MANIP-8.4
@@ -878,6 +882,16 @@ class Manipulation(Game):
         self._last = (state, normal)
         return normal
 
+    def _occupants(self, pieces: tuple) -> tuple[dict[int, int], tuple[int, ...]]:
+        """{space: colour of the token on it} (HOLD too, but nobody asks about it) and each
+        colour's spaces as a bit mask, kept for the last position seen or played
+        (`_apply_option` updates them instead of a rebuild)."""
+        bits = self._bits
+        occupants = {s: o for o, tokens in enumerate(pieces) for s in tokens}
+        masks = tuple(sum(bits[s] for s in tokens if s >= 0) for tokens in pieces)
+        self._where = (pieces, occupants, masks)
+        return occupants, masks
+
     def apply(self, state: ManipulationState, move: Move) -> ManipulationState:
         phase = state.phase
         kind = move.__class__
@@ -892,9 +906,19 @@ class Manipulation(Game):
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.player, move.value)
-            return state._replace(phase="move", dice=move.value, bonus=0)
+            return self._rolled(state, move.value)
         self.check(state, move)  # raises for anything else that is not legal
-        return self._end_turn(state, state.pieces, extra=False, mover=-1)  # a Pass or Decline
+        return self._passed(state)  # a Pass or Decline
+
+    def _passed(self, state: ManipulationState) -> ManipulationState:
+        """A pass (no token can use the roll) or a declined extra roll: the turn ends."""
+        return self._end_turn(state, state.pieces, extra=False, mover=-1)
+
+    @staticmethod
+    def _rolled(state: ManipulationState, value: int) -> ManipulationState:
+        """The turn's roll (phase roll, a legal value)."""
+        to_move, _phase, _dice, pieces, actor, rolloff, _bonus = state
+        return ManipulationState(to_move, "move", value, pieces, actor, rolloff, 0)
 
     def _apply_option(self, state: ManipulationState, option: tuple) -> ManipulationState:
         step, c, frm, dest, victim, _setback = option
@@ -906,7 +930,20 @@ class Manipulation(Game):
             hit = list(pieces[victim])
             hit[hit.index(dest)] = HOLD
             pieces[victim] = tuple(sorted(hit))
-        return self._end_turn(state, tuple(pieces), self._rolls_again(state, step), c)
+        after = tuple(pieces)
+        known, occupants, masks = self._where
+        if known is state.pieces:  # one token per space: the mover leaves frm, takes dest
+            bits = self._bits
+            occupants = dict(occupants)
+            occupants.pop(frm, None)
+            occupants[dest] = c
+            masks = list(masks)
+            masks[c] = masks[c] & ~bits[frm] | bits[dest] if frm >= 0 else masks[c] | bits[dest]
+            if victim >= 0:
+                masks[victim] &= ~bits[dest]
+            self._where = (after, occupants, tuple(masks))
+        extra = state.dice == 6 and self._rolls_again(state, step)
+        return self._end_turn(state, after, extra, c)
 
     def _rolls_again(self, state: ManipulationState, step: Step) -> bool:
         if state.dice != 6:
@@ -916,10 +953,15 @@ class Manipulation(Game):
     def _end_turn(
         self, state: ManipulationState, pieces: tuple, extra: bool, mover: int
     ) -> ManipulationState:
-        if mover >= 0 and all(self._all_home(c, pieces) for c in self.side[mover]):
+        all_home = self._all_home
+        if (
+            mover >= 0
+            and all_home(mover, pieces)
+            and all(all_home(c, pieces) for c in self.side[mover])
+        ):
             return ManipulationState(state.to_move, "over", state.dice, pieces, state.actor, ())
         nxt = state.to_move if extra else (state.to_move + 1) % self.players
-        actor = self._actor_for(nxt, pieces)
+        actor = self._actor_for(nxt, pieces) if self.mode == "partners" else nxt
         return ManipulationState(nxt, "roll", 0, pieces, actor, (), 1 if extra else 0)
 
     def _may_roll(self, state: ManipulationState, seat: int) -> bool:

@@ -41,6 +41,7 @@ corner markers (ArUco ids 12-15).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..clauses import Clause, Effect, Outcome, Verdict
@@ -586,7 +587,11 @@ class Manji(Game):
         ]
         self._passes = [Pass(p, self.colours[p]) for p in range(self.players)]
         self._declines = [Decline(p, self.colours[p]) for p in range(self.players)]
+        self._rolls_or_decline = [
+            (*rolls, decline) for rolls, decline in zip(self._rolls, self._declines, strict=True)
+        ]
         self._steps: dict[tuple, Step] = {}
+        self._where: tuple[tuple, dict[int, int]] = ((), {})
 
     def _step(self, p: int, frm: str, to: str, route: str = "") -> Step:
         key = (p, frm, to, route)
@@ -624,9 +629,9 @@ class Manji(Game):
         phase = state.phase
         if phase == "move":
             return [option[0] for option in self._options(state)] or [self._passes[state.actor]]
-        if phase == "roll" and self._may_decline(state):
-            return [*self._rolls[state.to_move], self._declines[state.to_move]]
-        if phase == "roll" or phase == "opening":
+        if phase == "roll":
+            return list(self._roll_choices(state))
+        if phase == "opening":
             return list(self._rolls[state.to_move])
         if phase == "penalty":
             target = self._penalty_target(state)
@@ -635,6 +640,11 @@ class Manji(Game):
             p = state.actor
             return [self._step(p, self._node_id(p, target), self._house_ids[p][0], "home")]
         return []
+
+    def _roll_choices(self, state: ManjiState) -> Sequence[Move]:
+        """The rolls of phase roll, and the decline when the extra roll may be declined."""
+        seat = state.to_move
+        return self._rolls_or_decline[seat] if self._may_decline(state) else self._rolls[seat]
 
     def _may_decline(self, state: ManjiState) -> bool:
         """An extra roll after a 6 (MANJI-4.1) that the player may decline (MANJI-4.6)."""
@@ -648,8 +658,15 @@ class Manji(Game):
         return last
 
     def _occupancy(self, pieces: tuple) -> dict[int, int]:
+        """{space: seat of the pawn on it}, kept for the last position seen or played
+        (`_apply_option` updates it instead of a rebuild); never changed once made."""
+        known, occupants = self._where
+        if known is pieces:
+            return occupants
         n = self._n
-        return {node % n: q for q, own in enumerate(pieces) for node in own if node >= 0}
+        occupants = {node % n: q for q, own in enumerate(pieces) for node in own if node >= 0}
+        self._where = (pieces, occupants)
+        return occupants
 
     def _options(self, state: ManjiState, everything: bool = False) -> list[tuple]:
         """Legal (Step, old node, new node, captured seat or -1, tag, captured square) for the roll.
@@ -663,12 +680,11 @@ class Manji(Game):
         dice = state.dice
         steps = 7 if dice == 6 and HOME not in own else dice
         out: list[tuple] = []
-        seen = set()
-        for node in own:
-            if node in seen:
-                continue
-            seen.add(node)
-            out += self._pawn_options(p, node, dice, steps, occ)
+        previous = None
+        for node in own:  # sorted: a second pawn at home or in the centre moves alike
+            if node != previous:
+                out += self._pawn_options(p, node, dice, steps, occ)
+                previous = node
         if everything:
             return out
         if dice == 5 and HOME in own:
@@ -824,10 +840,7 @@ class Manji(Game):
                 self.check(state, move)
             if phase == "opening":
                 return self._apply_rolloff(state, move.value)
-            if move.value != 6:
-                return state._replace(phase="move", dice=move.value, sixes=0)
-            sixes = state.sixes + 1
-            return state._replace(phase="penalty" if sixes == 3 else "move", dice=6, sixes=sixes)
+            return self._rolled(state, move.value)
         self.check(state, move)  # raises for anything else that is not legal
         if kind is Decline:
             return self._next_player(state, state.pieces)
@@ -836,7 +849,21 @@ class Manji(Game):
             if kind is Step:
                 pieces = self._replace_node(pieces, state.actor, state.last, HOME)
             return self._next_player(state, pieces)
-        return self._end_turn(state, state.pieces, state.last, moved=False)  # a Pass
+        return self._passed(state)
+
+    def _passed(self, state: ManjiState) -> ManjiState:
+        """The pass of phase move (no pawn can use the roll)."""
+        return self._end_turn(state, state.pieces, state.last, moved=False)
+
+    @staticmethod
+    def _rolled(state: ManjiState, value: int) -> ManjiState:
+        """The turn's roll (phase roll, a legal value): a third 6 in a row is a penalty."""
+        to_move, _phase, _dice, pieces, actor, sixes, last, rolloff = state
+        if value != 6:
+            return ManjiState(to_move, "move", value, pieces, actor, 0, last, rolloff)
+        sixes += 1
+        phase = "penalty" if sixes == 3 else "move"
+        return ManjiState(to_move, phase, 6, pieces, actor, sixes, last, rolloff)
 
     @staticmethod
     def _replace_node(pieces: tuple, p: int, old: int, new: int) -> tuple:
@@ -852,6 +879,17 @@ class Manji(Game):
         pieces = self._replace_node(state.pieces, p, old, new)
         if victim >= 0:
             pieces = self._replace_node(pieces, victim, hit, HOME)
+        known, occupants = self._where
+        if known is state.pieces:  # one pawn per space: old is left, a victim goes home
+            n = self._n
+            occupants = dict(occupants)
+            if old >= 0:
+                occupants.pop(old % n, None)
+            if victim >= 0:
+                occupants.pop(hit % n, None)
+            if new >= 0:
+                occupants[new % n] = p
+            self._where = (pieces, occupants)
         return self._end_turn(state, pieces, new, moved=True)
 
     def _end_turn(self, state: ManjiState, pieces: tuple, last: int, moved: bool) -> ManjiState:

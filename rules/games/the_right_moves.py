@@ -537,6 +537,12 @@ class TheRightMoves(Game):
             tuple((bits[ray[0]], bits[ray[1]]) for _d, ray in self._rays[s] if len(ray) > 1)
             for s in range(n)
         )
+        # per space, every square a plain step may go to and every square a jump may go over:
+        # a piece with none of them free (or held by the opponent) is passed over at once
+        self._plain_reach = tuple(
+            sum(bit for bit, _move in self._plain_steps[0][s]) for s in range(n)
+        )
+        self._jump_over = tuple(sum(over for over, _land in pairs) for pairs in self._jump_pairs)
 
     def _step(self, person: int, frm: int, to: int, route: str) -> Step:
         key = (person, frm, to, route)
@@ -589,12 +595,15 @@ class TheRightMoves(Game):
         promoted = state.promoted
         plain_steps = self._plain_steps[person]
         crowned_rays = self._crowned_rays[person]
-        jump_pairs = self._jump_pairs
+        jump_pairs, plain_reach, jump_over = self._jump_pairs, self._plain_reach, self._jump_over
+        empty = ~occupied
         steps: list[Move] = []
         jumps: list[Move] = []
         maximal: list[Move] = []
         for s in state.pieces[side]:
             crowned = s in promoted
+            if not crowned and not (plain_reach[s] & empty or jump_over[s] & opp):
+                continue  # boxed in: no step, nothing to jump
             if crowned and self.options["skip_turns"]:
                 steps.extend(self._turning_skips(person, s, occupied).values())
             elif crowned:
@@ -609,12 +618,14 @@ class TheRightMoves(Game):
                             break
                         dests.setdefault(t, move)
                 steps.extend(dests.values())
-            else:
+            elif plain_reach[s] & empty:
                 for bit, move in plain_steps[s]:
                     if not occupied & bit:
                         steps.append(move)
             if first and steps:
                 return steps
+            if not jump_over[s] & opp:
+                continue
             for over, land in jump_pairs[s]:
                 if opp & over and not occupied & land:
                     free = crowned or self._ring[s] == 1
@@ -722,6 +733,13 @@ class TheRightMoves(Game):
         if not self._is_legal(state, move):
             self.check(state, move)  # raises IllegalMoveError naming the clause
             raise AssertionError(f"{move} passed the legality check")
+        after = self._moved(state, move)
+        if self._decided(after) is not None:
+            return after._replace(phase="over")
+        return after
+
+    def _moved(self, state: RightMovesState, move: Move) -> RightMovesState:
+        """The position after a legal `move`, before asking whether the game is over."""
         side = state.to_move % 2
         index = self.board.index
         if move.__class__ is Step:
@@ -738,7 +756,7 @@ class TheRightMoves(Game):
         promoted = [s for s in state.promoted if s != frm and s not in captured]
         if frm in state.promoted or any(self._ring[v] == 0 for v in visited):
             promoted.append(to)
-        after = RightMovesState(
+        return RightMovesState(
             (state.to_move + 1) % self.players,
             "move",
             0,
@@ -746,12 +764,17 @@ class TheRightMoves(Game):
             (pieces[0], pieces[1]),
             tuple(sorted(promoted)),
         )
-        if self._decided(after) is not None:
-            return after._replace(phase="over")
-        return after
 
     def _decided(self, state: RightMovesState) -> tuple[int, str] | None:
         """(winning side, clause id) when the game is over in this position, else None."""
+        won = self._won(state)
+        if won is None and not self._has_move(state, state.to_move):
+            return 1 - state.to_move % 2, "TRM-0.6"
+        return won
+
+    def _won(self, state: RightMovesState) -> tuple[int, str] | None:
+        """(winning side, clause id) when a side holds the inner circle or has taken all but
+        three of the other side's pieces, else None (see `_decided`)."""
         bits = self._bits
         mover = 1 - state.to_move % 2  # the side that has just moved
         for side in (mover, 1 - mover):
@@ -763,8 +786,6 @@ class TheRightMoves(Game):
         for side in (mover, 1 - mover):
             if len(state.pieces[1 - side]) <= 3:
                 return side, "TRM-5.2"
-        if not self._has_move(state, state.to_move):
-            return 1 - state.to_move % 2, "TRM-0.6"
         return None
 
     # Verdicts ------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,17 +77,37 @@ def option_playout(
     play: Callable[[Any, Any], Any],
     move_of: Callable[[Any], Move] | None = None,
     pass_of: Callable[[Any], Move] | None = None,
+    roll_choices: Callable[[Any], Sequence[Move]] | None = None,
+    rolled: Callable[[Any, int], Any] | None = None,
+    passed: Callable[[Any], Any] | None = None,
 ) -> Playout:
     """A playout that takes token moves from a game's own option list and plays the chosen
     option directly (no second legality search); every other move goes through the public
     API. `options(state)` must list the legal token moves of phase "move" in the order
     `legal_moves` lists them (empty when only a pass is left); `move_of` turns an option into
     its Move for the record (default: the option is the Move); `pass_of(state)` is the pass
-    `legal_moves` gives when there is no option (default: asked of `legal_moves`)."""
+    `legal_moves` gives when there is no option (default: asked of `legal_moves`);
+    `roll_choices(state)` is what `legal_moves` lists in phase "roll" and `rolled(state,
+    value)` applies a legal roll of that phase, and `passed(state)` the pass of `pass_of`
+    (default: asked of the public API)."""
     legal, apply = game.legal_moves, game.apply
     moves = rolls = 0
     while moves < limit:
         phase = state.phase
+        if phase == "roll" and rolled is not None and roll_choices is not None:
+            choices = roll_choices(state)
+            move = choices[int(rand() * len(choices))]
+            if record is not None:
+                record.append(move)
+            moves += 1
+            if move.__class__ is not Roll:  # a declined extra roll
+                state = apply(state, move)
+                continue
+            rolls += 1
+            state = rolled(state, move.value)
+            if moves == limit:
+                break
+            phase = state.phase
         if phase == "move":
             found = options(state)
             if found:
@@ -95,6 +115,13 @@ def option_playout(
                 if record is not None:
                     record.append(move_of(option) if move_of else option)
                 state = play(state, option)
+                moves += 1
+                continue
+            if pass_of is not None and passed is not None:
+                rand()  # the public API draws its one move too
+                if record is not None:
+                    record.append(pass_of(state))
+                state = passed(state)
                 moves += 1
                 continue
             choices = [pass_of(state)] if pass_of else legal(state)
@@ -105,23 +132,24 @@ def option_playout(
         if not choices:
             break
         move = choices[int(rand() * len(choices))]
-        if move.__class__ is Roll:
-            rolls += 1
         if record is not None:
             record.append(move)
-        state = apply(state, move)
         moves += 1
+        if move.__class__ is Roll:
+            rolls += 1
+        state = apply(state, move)
     return Playout(state, moves, rolls)
 
 
 @functools.cache
 def _routines() -> dict[str, Runner]:
-    from . import option_tables, playground_battles
+    from . import option_tables, playground_battles, the_right_moves
 
     return {
         "manipulation": option_tables.runner("to_move"),
         "manji": option_tables.runner("actor"),
         "playground-battles": playground_battles.run,
+        "the-right-moves": the_right_moves.run,
     }
 
 

@@ -11,8 +11,9 @@ from . import Playout, Runner, option_playout
 
 
 def runner(passing_seat: str) -> Runner:
-    """A playout routine for a game with `_options`, `_apply_option` and `_passes`; the pass
-    goes to the state's field `passing_seat`."""
+    """A playout routine for a game with `_options`, `_apply_option`, `_passes`,
+    `_roll_choices`, `_rolled` and `_passed`; the pass goes to the state's field
+    `passing_seat`."""
 
     def run(game: Any, state: Any, rand: Any, limit: int, record: list | None) -> Playout:
         passes = game._passes
@@ -26,6 +27,9 @@ def runner(passing_seat: str) -> Runner:
             game._apply_option,
             _move_of,
             lambda state: passes[getattr(state, passing_seat)],
+            game._roll_choices,
+            game._rolled,
+            game._passed,
         )
 
     return run

@@ -1,0 +1,44 @@
+"""The hand check: a foreign blob over the plain board, against the calibration's top view."""
+
+import numpy as np
+
+from hardware.simtable import SimulatedTable
+from tests.boards import cross_board
+from vision import hand
+from vision.bench import calibration_placement
+from vision.calibrate import calibrate
+from vision.config import DEFAULT_CONFIG
+from vision.locate import locate
+
+
+def _table_and_reference(seed: int):
+    board = cross_board()
+    table = SimulatedTable(board, seed=seed)
+    start = calibration_placement(board)
+    cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
+    return board, table, cal.top_view
+
+
+def test_remembered_reference_is_not_reused_once_part_of_the_board_leaves_the_frame():
+    board, table, reference = _table_and_reference(seed=5)
+    frame, _ = table.render({}, hand=True, index=3)
+    homography = locate(DEFAULT_CONFIG, frame, [board]).homography
+    whole = hand.detect_hand(DEFAULT_CONFIG, frame, board, homography, reference)
+    assert whole.hand
+    half = frame.copy()
+    half[:, : frame.shape[1] // 2] = 0  # as if the camera saw only the right half
+    seen = hand.detect_hand(DEFAULT_CONFIG, half, board, homography, reference)
+    hand._BALANCED_REFERENCE.clear()
+    fresh = hand.detect_hand(DEFAULT_CONFIG, half, board, homography, reference)
+    assert seen.area_fraction == fresh.area_fraction and seen.hand == fresh.hand
+    assert np.array_equal(seen.blob, fresh.blob)
+    assert seen.area_fraction != whole.area_fraction  # the half frame was judged on its own
+
+
+def test_clear_board_has_no_blob_and_covers_no_space():
+    board, table, reference = _table_and_reference(seed=6)
+    frame, _ = table.render({"t1": "red"}, hand=False, index=2)
+    homography = locate(DEFAULT_CONFIG, frame, [board]).homography
+    seen = hand.detect_hand(DEFAULT_CONFIG, frame, board, homography, reference)
+    assert not seen.hand and seen.area_fraction == 0.0 and seen.method == "reference"
+    assert seen.covers(board, DEFAULT_CONFIG, margin_mm=4.0) == set()

@@ -1,0 +1,140 @@
+"""The empty look of a seat-tinted hole, predicted from the plain holes of the same photo."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rules
+from hardware.phototable import PhotoTable
+from rules.palette import UNKNOWN
+from vision.config import DEFAULT_CONFIG
+from vision.locate import locate
+from vision.observation import observe
+from vision.printlook import bgr_of, check_print, predicted_tints
+from vision.spaces import _windows, candidate_colours, sample_spaces
+from vision.tokens import chroma
+
+channel = st.floats(0.05, 1.5)
+
+
+@given(channel, channel, channel)
+def test_bgr_of_undoes_chroma(b, g, r):
+    back = bgr_of(np.array(chroma(b, g, r), np.float64))
+    assert np.allclose(back, (b, g, r), atol=1e-9)
+
+
+def _looks(board, placement, seed, conditions):
+    frame, _ = PhotoTable(board, seed=seed, conditions=conditions).render(placement, hand=False)
+    loc = locate(DEFAULT_CONFIG, frame, [board])
+    return sample_spaces(DEFAULT_CONFIG, frame, board, loc.homography)
+
+
+def _own_and_others(board, looks):
+    win = _windows(candidate_colours(board), None)
+    strength = np.stack(
+        [np.where(win.member[k], looks.peaks, 0.0).max(1) for k in range(len(win.colours))], 1
+    )
+    own = np.zeros(len(board.spaces))
+    others = strength.max(1)
+    for i, space in enumerate(board.spaces):
+        if space.owner is not None:
+            k = win.colours.index(board.seat_colours[space.owner])
+            own[i] = strength[i, k]
+            others[i] = np.delete(strength[i], k).max()
+    return own, others
+
+
+def test_bare_seat_holes_show_their_print_and_covered_ones_do_not():
+    board = rules.get("aggravation").board
+    seat = {s.id: board.seat_colours[s.owner] for s in board.spaces if s.owner is not None}
+    covered = dict(list(seat.items())[::3])  # every third seat hole holds its own colour
+    for seed in range(3):
+        looks = _looks(board, covered, seed, ("cast", "light", "tokens", "optics"))
+        want = predicted_tints(looks, board)
+        printed = check_print(looks, board, want, *_own_and_others(board, looks)).shows
+        shown = {sid for sid, p in zip(board.ids(), printed, strict=True) if p}
+        assert not shown & set(covered), "a hole holding a token was taken for bare print"
+        assert len(shown) >= 0.8 * (len(seat) - len(covered))
+        assert all(board.space(sid).owner is not None for sid in shown)
+
+
+def test_with_too_few_bare_plain_holes_nothing_is_predicted():
+    board = rules.get("aggravation").board
+    full = {s.id: "red" for s in board.spaces if s.owner is None}
+    looks = _looks(board, full, 1, ("cast",))
+    want = predicted_tints(looks, board)
+    assert np.isnan(want).all()
+    assert not check_print(looks, board, want, *_own_and_others(board, looks)).shows.any()
+
+
+def test_a_seat_with_no_token_anywhere_reads_empty_from_one_photo():
+    """Without a calibration and with no token of a seat's colour in sight, the seat's tinted
+    holes were left unclear (is the whole group tint, or pale tokens?); the print tells."""
+    game = rules.get("manji")
+    board = game.board
+    track = [s.id for s in board.spaces if s.owner is None]
+    placement = {sid: "blue" for sid in track[:6]}
+    red = [s.id for s in board.spaces if s.owner is not None and s.owner == 0]
+    assert board.seat_colours[0] == "red"
+    for seed in range(3):
+        frame, _ = PhotoTable(board, seed=seed, conditions=("cast", "light", "optics")).render(
+            placement, hand=False
+        )
+        obs = observe(frame, [board])
+        wrong = [s for s, (c, _) in obs.spaces.items() if c not in (placement.get(s), UNKNOWN)]
+        assert wrong == []
+        assert sum(obs.spaces[sid][0] is None for sid in red) >= 0.9 * len(red)
+
+
+def test_a_stand_on_the_other_sides_base_is_no_battle():
+    """A base is a seat's only hole of its kind: with the other side's stand on it, nothing in
+    the photo shows the bare tint, yet the tint beside the stand is no stand of the base's
+    colour (it was read as a battle "red+blue")."""
+    board = rules.get("playground-battles").board
+    placement = {"red-base": "blue", "blue-base": "red"}
+    for seed in range(8):
+        frame, _ = PhotoTable(board, seed=seed, conditions=("offset", "tokens", "cast")).render(
+            placement, hand=False
+        )
+        obs = observe(frame, [board])
+        for sid, colour in placement.items():
+            assert obs.spaces[sid][0] in (colour, UNKNOWN), (seed, sid, obs.spaces[sid])
+
+
+def _bare_board_looks(board):
+    """SpaceLooks of an empty board, plain holes grey at half the paper's brightness and every
+    seat's hole exactly as printed (its tint predicted from those plain holes)."""
+    from vision.tokens import HUE_BINS, SpaceLooks
+
+    n = len(board.spaces)
+    centre = np.tile(np.array([0.0, 0.0, 0.5], np.float32), (n, 1))
+    looks = SpaceLooks(
+        board.ids(), np.ones(n, bool), centre, np.zeros((n, HUE_BINS), np.float32),
+        np.zeros((n, HUE_BINS), np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32),
+        np.zeros((n, HUE_BINS), np.float32),
+    )  # fmt: skip
+    want = predicted_tints(looks, board)
+    seat = ~np.isnan(want).any(1)
+    looks.centre[seat] = want[seat]
+    return looks, want, seat
+
+
+def test_a_hole_unlike_its_print_or_above_its_neighbours_is_no_bare_print():
+    board = rules.get("manipulation").board
+    looks, want, seat = _bare_board_looks(board)
+    strength = np.where(seat, np.hypot(want[:, 0], want[:, 1]), 0.0)
+    others = np.zeros(len(board.spaces))
+    bare = check_print(looks, board, want, strength, others)
+    assert bare.shows[seat].all() and not bare.unexplained.any()
+    i = board.ids().index("o25")  # green's start: a dark, dull green pawn on it
+    looks.centre[i] = want[i] * np.array([1.3, 1.3, 0.7])
+    strength[i] *= 1.4
+    pawn = check_print(looks, board, want, strength, others)
+    assert not pawn.shows[i] and pawn.unexplained[i]
+    j = board.ids().index("green-home2")  # a pale pawn, as colourful as the print predicts,
+    strength[j] += 0.12  # but clearly above the bare green holes beside it
+    looks.centre[j, :2] *= 1 + 0.12 / np.hypot(*looks.centre[j, :2])
+    pale = check_print(looks, board, want, strength, others)
+    assert not pale.shows[j]

@@ -1,0 +1,155 @@
+"""Which seat-tinted holes show their print: the empty look predicted from the plain holes.
+
+A seat's holes are printed as the plain holes' grey with a known share of the seat's colour
+mixed in (`rules.printing`). The plain holes of the same photo show how this camera, lamp and
+paper render that grey, so the look of an empty tinted hole can be predicted channel by
+channel, under any cast or exposure, without a calibration frame. A tinted hole shows its
+print when its middle has the predicted colour and brightness and nothing in its cell is more
+colourful than that print: then the chroma it shows is the tint's, and a token of the seat's
+colour must stand clearly above it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from rules.geometry import Board
+from rules.palette import PALETTE
+from rules.printing import HOLE_RGB, TINT_SHARE
+from vision.tokens import SpaceLooks, chroma
+from vision.topview import nearest_spacing
+
+PLAIN_QUIET = 0.2  # a plain hole with more chroma than this anywhere in its cell may hold a token
+MIN_PLAIN = 4  # fewer quiet plain holes than this give no reference
+NEAREST_PLAIN = 6  # the reference for a hole: this many quiet plain holes nearest to it
+MATCH_CHROMA = 0.1  # the middle's colour within this of the prediction (chroma units)
+MATCH_LIGHT = 0.25  # ... and its brightness within this (log ratio)
+MATCH_EXCESS = 0.1  # no peak in the cell stronger than the predicted tint by more than this
+MATCH_STEP = 0.08  # nor stronger than the faintest hole of its seat by more than this
+NEARBY_SPACINGS = 4.0  # a seat's holes this many spacings apart are compared
+
+
+def bgr_of(look: np.ndarray) -> np.ndarray:
+    """Back from (chroma x, chroma y, brightness) to BGR (paper = 1): `chroma` inverted."""
+    cx, cy, light = look[..., 0], look[..., 1], look[..., 2]
+    r_minus = cx * light  # r - (g + b) / 2
+    g_minus_b = cy * light / 0.8660254
+    r = light + 2.0 * r_minus / 3.0
+    g = (3.0 * light - r + g_minus_b) / 2.0
+    b = g - g_minus_b
+    return np.stack([b, g, r], -1)
+
+
+@dataclass(frozen=True)
+class _PrintPlan:
+    """Per board, what the print check needs of its geometry and print."""
+
+    plain: np.ndarray  # (N,) bool: a hole printed plain grey
+    gain: np.ndarray  # (N, 3) the print's colour over the plain grey's, per BGR channel
+    tinted: np.ndarray  # (T,) indices of the seat-tinted holes
+    distance: np.ndarray  # (N, N) mm between spaces
+    nearby: np.ndarray  # (N, N) bool: holes of one seat within NEARBY_SPACINGS
+
+
+@lru_cache(maxsize=16)
+def _plan(board: Board) -> _PrintPlan:
+    n = len(board.spaces)
+    xy = np.array([[s.x, s.y] for s in board.spaces], np.float64)
+    distance = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    grey = np.array(HOLE_RGB[::-1], np.float64)
+    gain = np.full((n, 3), np.nan)
+    owner = np.full(n, -1)
+    for i, space in enumerate(board.spaces):
+        if space.owner is not None and space.owner < len(board.seat_colours):
+            colour = PALETTE.get(board.seat_colours[space.owner])
+            if colour is not None:
+                owner[i] = space.owner
+                gain[i] = (1.0 - TINT_SHARE) + TINT_SHARE * np.array(colour.rgb[::-1]) / grey
+    reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))
+    nearby = (owner[:, None] == owner[None, :]) & (owner[:, None] >= 0) & (distance <= reach)
+    plain = np.array([s.owner is None for s in board.spaces])
+    return _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
+
+
+def predicted_tints(samples: SpaceLooks, board: Board) -> np.ndarray:
+    """(N, 3): the look (chroma x, chroma y, brightness) each seat-tinted hole has when bare,
+    predicted channel by channel from the plain holes of this photo nearest to it (near
+    ones, because a lamp is never quite even) that look surely empty (grey and quiet); nan
+    for plain spaces, or where too few plain holes are seen to trust."""
+    plan = _plan(board)
+    want = np.full((len(board.spaces), 3), np.nan)
+    quiet = (samples.peaks.max(1) < PLAIN_QUIET) & (samples.far < PLAIN_QUIET)
+    grey = np.hypot(samples.centre[:, 0], samples.centre[:, 1]) < PLAIN_QUIET
+    pick = np.nonzero(plan.plain & samples.valid & quiet & grey)[0]
+    if len(pick) < MIN_PLAIN or len(plan.tinted) == 0:
+        return want
+    near = min(NEAREST_PLAIN, len(pick))
+    nearest = np.argpartition(plan.distance[np.ix_(plan.tinted, pick)], near - 1, axis=1)
+    bgr = bgr_of(samples.centre[pick].astype(np.float64))
+    hole = np.median(bgr[nearest[:, :near]], axis=1)  # (T, 3)
+    printed = hole * plan.gain[plan.tinted]
+    want[plan.tinted] = np.stack(chroma(printed[:, 0], printed[:, 1], printed[:, 2]), 1)
+    return want
+
+
+def tint_level(samples: SpaceLooks, strength: np.ndarray) -> np.ndarray:
+    """(N,) how colourful each space is in its seat's hue: its strongest peak there, or its
+    middle's chroma where no peak rises above the reader's floor (a faint tint)."""
+    return np.maximum(strength, np.hypot(samples.centre[:, 0], samples.centre[:, 1]))
+
+
+@dataclass(frozen=True)
+class PrintCheck:
+    """Per space, what the predicted print says about a seat's hole."""
+
+    shows: np.ndarray  # (N,) bool: surely bare print (its tint level can be learnt from it)
+    unexplained: np.ndarray  # (N,) bool: the bare print cannot look like this: not empty
+
+
+def _seat_levels(board: Board, level: np.ndarray, lit_alike: np.ndarray):
+    """Per space, the faintest and the median tint level of its seat's holes nearby that are
+    lit as predicted (glare or a shadow elsewhere on the board does not count); inf where
+    there are none."""
+    near = _plan(board).nearby & lit_alike[None, :]
+    ranked = np.sort(np.where(near, level[None, :], np.inf), axis=1)
+    count = near.sum(1)
+    faintest = ranked[:, 0]
+    usual = ranked[np.arange(len(level)), np.maximum(count - 1, 0) // 2]  # the lower median
+    return faintest, usual
+
+
+def check_print(
+    samples: SpaceLooks,
+    board: Board,
+    want: np.ndarray,
+    strength: np.ndarray,
+    others: np.ndarray,
+) -> PrintCheck:
+    """Compare each seat's hole with its predicted bare print (`want`, from
+    `predicted_tints`). `strength`: chroma of the strongest peak in the seat's own hue;
+    `others`: in any other hue.
+
+    The prediction is rough (a printer, a lens's blur), and a pale token can match it, so a
+    hole also must be no more colourful than the faintest of its seat's holes: bare holes
+    printed alike look alike, and a pale token stands above them. A hole far from the
+    prediction in colour or brightness, or far above the faintest, is no bare print."""
+    alone = (others < PLAIN_QUIET) & (samples.far < PLAIN_QUIET) & (samples.clipped < 0.02)
+    alone &= samples.valid
+    known = ~np.isnan(want).any(1)
+    wanted = np.where(known[:, None], want, 0.0)
+    off_colour = np.hypot(*(samples.centre[:, :2] - wanted[:, :2]).T)
+    off_light = np.abs(
+        np.log(np.maximum(samples.centre[:, 2], 1e-3) / np.maximum(wanted[:, 2], 1e-3))
+    )
+    level = tint_level(samples, strength)
+    lit_alike = alone & known & (off_light <= MATCH_LIGHT)  # not washed out, nor shaded
+    faintest, usual = _seat_levels(board, level, lit_alike)
+    shows = lit_alike & (off_colour <= MATCH_CHROMA) & (level <= faintest + MATCH_STEP)
+    shows &= strength <= np.hypot(wanted[:, 0], wanted[:, 1]) + MATCH_EXCESS
+    loose = (off_colour <= 2 * MATCH_CHROMA) & (off_light <= 1.4 * MATCH_LIGHT)
+    loose &= level <= usual + 2 * MATCH_STEP
+    unexplained = known & samples.valid & (others < PLAIN_QUIET) & ~loose
+    return PrintCheck(shows, unexplained)
