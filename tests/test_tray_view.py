@@ -155,3 +155,20 @@ def test_a_two_whose_face_edge_hardly_shows_is_never_read_as_a_one(die_px):
     frame, truth = table.render({}, [(2, tray.name)], hand=False)
     got = [d.value for d in TrayReader().read(frame, game.board, np.linalg.inv(truth.homography))]
     assert got in ([2], [])
+
+
+def test_a_die_at_the_trays_edge_counts_for_that_tray_alone():
+    """A raised top face shows shifted away from the camera's nadir: a die lying at a tray's
+    outer edge is seen just beyond it and still counts; one whose top shows beyond the
+    tray's inner edge (towards the nadir) does not, nor for the neighbouring tray."""
+    from vision.tray import _lies_in, trays
+
+    board = rules.get("manipulation").board
+    red, _, _, blue = trays(board)  # along the top and the left edge
+    nadir = (board.width / 2, board.height / 2)
+    assert _lies_in(red, (190.0, red.y - 5.0), nadir, 16.0)  # over its outer edge
+    assert not _lies_in(red, (190.0, red.y - 12.0), nadir, 16.0)  # too far out
+    assert not _lies_in(red, (190.0, red.y + red.h + 5.0), nadir, 16.0)  # inwards
+    # between the red and the blue tray's ends: at most one of them
+    corner = (red.x - 3.0, blue.y - 3.0)
+    assert _lies_in(red, corner, nadir, 16.0) + _lies_in(blue, corner, nadir, 16.0) <= 1

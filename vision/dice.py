@@ -385,8 +385,9 @@ def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: flo
     than its side faces (the top is raised, the camera sees the sides facing it). Pips just
     beyond a face on the side away from the nadir belong to a face of the same die further
     out: this face is a side face (or another die lies against it): not read. Only pips as
-    a top face shows them count: round, and about as big and as dark as this face's (the thin
-    strokes of the letters printed beside a tray are fainter than a die's painted pips)."""
+    a top face shows them count: about as round as this face's or rounder, about as big and
+    as dark (the thin strokes of the letters printed beside a tray are fainter than a die's
+    painted pips)."""
     x0, y0, x1, y1 = face["box"]
     centre = np.array([0.5 * (x0 + x1), 0.5 * (y0 + y1)])
     away = centre - nadir
@@ -398,8 +399,15 @@ def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: flo
     mine = [pips[i] for i in own]
     least_radius = _BEYOND_PIP_LIKE * float(np.mean([p.radius for p in mine])) if mine else 0.0
     least_contrast = _BEYOND_PIP_LIKE * float(np.mean([p.contrast for p in mine])) if mine else 0.0
+    # the top face beyond a side face shows its pips at least as round as the side face's
+    # (a side face seen from the other side, when the nadir is misjudged, shows flatter ones)
+    roundest = ROUND_TOP_PIPS
+    if mine:
+        roundest = min(
+            roundest, _BEYOND_ROUNDNESS * max(1.0, float(np.mean([p.elongation for p in mine])))
+        )
     for i, p in enumerate(pips):
-        if i in own or p.elongation > ROUND_TOP_PIPS:
+        if i in own or p.elongation > roundest:
             continue
         if p.radius < least_radius or p.contrast < least_contrast:
             continue
@@ -413,6 +421,7 @@ def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: flo
 # against their surround they must be, as a fraction of the face's own pips'
 _BEYOND_REACH = 1.4
 _BEYOND_PIP_LIKE = 0.6
+_BEYOND_ROUNDNESS = 1.15
 # the largest pip radius as a fraction of a die's side (real pips: about 0.08-0.1)
 _PIP_PER_DIE = 0.14
 
@@ -1350,12 +1359,15 @@ def _choose_top_faces(
         nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
     down = _side_direction(faces) if nadir is None else None
     keep = []
+    # in a view square to the table a face with drawn-out pips is no top face: it outranks
+    # none (a side face seen openly may look more top-like by shade and pip size)
+    square = config.square_die_px is not None
     for f in faces:
         suppressed = False
         conf = f["confidence"]
         tf = _topness(f)
         for g in faces:
-            if g is f or g["strength"] < 0.3:
+            if g is f or g["strength"] < 0.3 or (square and g["elong"] > ROUND_TOP_PIPS):
                 continue
             dv = g["centre"] - f["centre"]
             d_f = float(np.linalg.norm(f["wh"] @ dv)) / f["a_w"]

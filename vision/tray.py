@@ -251,7 +251,7 @@ class TrayReader:
             for die in read_dice(part, config, die_px=self.die_mm * view.px_per_mm):
                 x, y, dw, dh = die.x + x0, die.y + y0, die.w, die.h
                 cx, cy, _ = view.to_mm @ np.array([x + dw / 2, y + dh / 2, 1.0])
-                if not (tray.x <= cx <= tray.x + tray.w and tray.y <= cy <= tray.y + tray.h):
+                if not _lies_in(tray, (cx, cy), nadir, self.die_mm):
                     continue
                 corners = np.array([[x, y], [x + dw, y], [x + dw, y + dh], [x, y + dh]], float)
                 box = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), warp).reshape(-1, 2)
@@ -318,6 +318,27 @@ def nadir_mm(board: Board, homography: np.ndarray, shape: tuple[int, ...]) -> tu
     camera's pose cannot be told, the board's centre (the camera hangs over the board)."""
     found = camera_nadir(homography, shape)
     return found if found is not None else (board.width / 2, board.height / 2)
+
+
+# a die's raised top face is seen shifted away from the camera's nadir, by up to this many
+# die sides in a top view at the board's height (a camera 400 mm up, a tray 200 mm out)
+PARALLAX = 0.5
+
+
+def _lies_in(
+    tray: Region, top: tuple[float, float], nadir: tuple[float, float], die_mm: float
+) -> bool:
+    """Does a die whose top face's middle shows at ``top`` (board mm) lie in the tray? Its
+    footprint lies between there and up to :data:`PARALLAX` die sides back towards the
+    nadir, so a die lying at the tray's edge still counts, and never for a neighbouring
+    tray (the shift points away from the board's middle, where the camera hangs)."""
+    away = np.array(top) - np.array(nadir)
+    unit = away / max(float(np.linalg.norm(away)), 1e-9)
+    for back in np.linspace(0.0, PARALLAX * die_mm, 5):
+        x, y = np.array(top) - back * unit
+        if tray.x <= x <= tray.x + tray.w and tray.y <= y <= tray.y + tray.h:
+            return True
+    return False
 
 
 def _nadir(view: _View, nadir: tuple[float, float]) -> tuple[float, float]:
@@ -389,11 +410,17 @@ def _warp(
 _MOSTLY_CHANGED = 0.3
 
 
+# a window reaches this many die sides beyond what changed: a die's edges may change the
+# coarse glance too little to count, and the reader declines a face near a window's edge
+_WINDOW_REACH = 1.5
+
+
 def _changed(
     empty: np.ndarray | None, thumb: np.ndarray, shape: tuple[int, ...], die_px: float
 ) -> list[tuple[int, int, int, int]] | None:
     """Windows (view px: x0, y0, x1, y1) around what changed since the tray was seen bare,
-    each reaching a die's side beyond the change; None: read the whole tray."""
+    each reaching :data:`_WINDOW_REACH` die sides beyond the change; None: read the whole
+    tray."""
     if empty is None or empty.shape != thumb.shape:
         return None
     changed = _difference(empty, thumb)
@@ -401,13 +428,12 @@ def _changed(
         return None
     h, w = shape[:2]
     sy, sx = h / thumb.shape[0], w / thumb.shape[1]
+    reach = _WINDOW_REACH * die_px
     n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     boxes = []
     for i in range(1, n):
         x, y, bw, bh = stats[i, :4]
-        boxes.append(
-            [x * sx - die_px, y * sy - die_px, (x + bw) * sx + die_px, (y + bh) * sy + die_px]
-        )
+        boxes.append([x * sx - reach, y * sy - reach, (x + bw) * sx + reach, (y + bh) * sy + reach])
     merged = True
     while merged:  # windows that overlap are read as one
         merged = False
