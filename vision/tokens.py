@@ -20,7 +20,14 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
-from vision.topview import TopView, cell_radius_mm, reader_ppm, search_radius_mm
+from vision.topview import (
+    TopView,
+    cell_radius_mm,
+    nearest_spacing,
+    paper_mask,
+    reader_ppm,
+    search_radius_mm,
+)
 
 HUE_BIN_DEG = 5.0
 HUE_BINS = int(round(360 / HUE_BIN_DEG))
@@ -112,6 +119,9 @@ class SpaceLooks:
     clipped: np.ndarray  # (N,) float32: share of the hole's middle where the camera saturated
     spread: np.ndarray  # (N, HUE_BINS) float32: chroma of the square ring 1.25-1.9 token
     # radii around that peak: a token's colour is gone there, a hand's or a sleeve's is not
+    shade: np.ndarray  # (N,) float32: the bare paper's brightness near the space against the
+    # board's smooth paper field: 1 as lit as the board, less in a shadow the field did not
+    # follow (a hand's); nan where no bare paper is near
 
 
 def chroma(b, g, r, floor: float = 0.03):
@@ -172,8 +182,20 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     # the camera saturated in the hole's middle: a grey print never does but in glare
     clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
     return SpaceLooks(
-        board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread
-    )
+        board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
+        _shade(view, board, plan),
+    )  # fmt: skip
+
+
+def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
+    """Per space, the mean brightness of the bare paper within about a spacing of it, in the
+    paper-normalised view (a normalised Gaussian blur, sampled at the space's centre)."""
+    paper = (paper_mask(board, view.ppm) & view.valid).astype(np.float32)
+    sigma = float(np.median(nearest_spacing(board))) * view.ppm
+    light = cv2.GaussianBlur(view.image.mean(2) * paper, (0, 0), sigma).ravel()[plan.centre]
+    weight = cv2.GaussianBlur(paper, (0, 0), sigma).ravel()[plan.centre]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weight > 0.02, light / weight, np.nan).astype(np.float32)
 
 
 def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndarray:
