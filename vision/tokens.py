@@ -49,6 +49,7 @@ class ReaderPlan:
     scales: tuple[tuple[int, int, int], ...]  # per token size: (first box, second box, peak window)
     hole: np.ndarray  # (P,) flat offsets of a small disc inside the printed hole
     ring: tuple[int, int]  # inner and outer half-size of the square ring around a token
+    spacing: float  # the median distance between neighbouring spaces, in top-view px
 
 
 def _hue_centres() -> np.ndarray:
@@ -99,7 +100,8 @@ def reader_plan(board: Board) -> ReaderPlan:
     inside = dx * dx + dy * dy <= r * r
     hole = (dy[inside] * w + dx[inside]).astype(np.int64)
     ring = (max(2, int(round(1.25 * radii[0]))), max(3, int(round(1.9 * radii[0]))))
-    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, ring)
+    spacing = float(np.median(nearest_spacing(board))) * ppm
+    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, ring, spacing)
 
 
 def _odd(half: float) -> int:
@@ -189,11 +191,21 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
 
 def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
     """Per space, the mean brightness of the bare paper within about a spacing of it, in the
-    paper-normalised view (a normalised Gaussian blur, sampled at the space's centre)."""
+    paper-normalised view (a normalised Gaussian blur on a 4x smaller grid, sampled at the
+    space's centre)."""
+    h, w = plan.shape
+    small = (max(4, w // 4), max(4, h // 4))
     paper = (paper_mask(board, view.ppm) & view.valid).astype(np.float32)
-    sigma = float(np.median(nearest_spacing(board))) * view.ppm
-    light = cv2.GaussianBlur(view.image.mean(2) * paper, (0, 0), sigma).ravel()[plan.centre]
-    weight = cv2.GaussianBlur(paper, (0, 0), sigma).ravel()[plan.centre]
+    light = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)) * paper
+    light = cv2.resize(light, small, interpolation=cv2.INTER_AREA)
+    weight = cv2.resize(paper, small, interpolation=cv2.INTER_AREA)
+    sigma = plan.spacing * small[0] / w
+    light = cv2.GaussianBlur(light, (0, 0), sigma)
+    weight = cv2.GaussianBlur(weight, (0, 0), sigma)
+    y, x = np.divmod(plan.centre, w)
+    iy = np.clip((y * small[1]) // h, 0, small[1] - 1)
+    ix = np.clip((x * small[0]) // w, 0, small[0] - 1)
+    light, weight = light[iy, ix], weight[iy, ix]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(weight > 0.02, light / weight, np.nan).astype(np.float32)
 
