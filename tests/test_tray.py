@@ -32,11 +32,10 @@ def test_tray_dice_are_right_or_not_read(name):
         read += bool(dice)
         right += any(d.value == value for d in dice)
     assert right == read
-    if name != "manipulation":  # its board is large in the frame: dice are often too small
-        # measured: 4 of 18 (OpenCV 5), 3-4 (Raspberry Pi OS's OpenCV 4.6); without the face
-        # network one more, which it vetoes: it takes a few of our drawn dice for sixes or for
-        # no top face, and a veto costs a reading, never a wrong one
-        assert read >= 3, f"only {read} of 18 throws read on {name}"
+    # measured (frames alone, no full-resolution detail): 9 of 18 on Aggravation and Manji,
+    # 11 on Manipulation (before the die's known size judged ones and the network's "no
+    # face" stopped vetoing round-pipped faces: 6, 8 and 6); a miss is declined, never wrong
+    assert read >= 6, f"only {read} of 18 throws read on {name}"
 
 
 def test_a_frame_too_coarse_for_dice_reads_none():

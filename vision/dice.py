@@ -28,7 +28,7 @@ Pure functions, numpy + cv2 only; no board needed. The reader works pip-first:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -88,6 +88,9 @@ class DiceConfig:
     # a second opinion from the face network (vision.die_model): it reads blurred and tiny
     # dice the pip counter declines, and overrules a pip count it is sure is wrong
     face_network: bool = True
+    # set by the reader, not by callers: the photo is a view square to the table (a tray's
+    # top view) in which a die spans this many pixels at the reader's working scale
+    square_die_px: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("body_bgr", "pip_bgr"):
@@ -199,7 +202,8 @@ def read_dice_all(
         if die_px < MIN_DIE_PX:
             return []  # too few pixels per pip to tell a five from a blob: never guess
         scale = WORK_DIE_PX / die_px
-        return _read_grey(grey, config, scale, die_px * scale, square_view=True)
+        square = replace(config, square_die_px=die_px * scale)
+        return _read_grey(grey, square, scale, die_px * scale, square_view=True)
     if min(grey.shape) < SMALL_PHOTO_PX:
         # dice in so small a photo are either a few pixels (unreadable) or fill it
         return _read_filling_die(grey, config)
@@ -272,6 +276,14 @@ def _read_grey(
     pips = find_pips(
         grey, max_radius=max_r, min_area=config.min_pip_area, min_contrast=config.min_pip_contrast
     )
+    if square_view and die_px is not None:
+        # a top face seen square on shows round pips of a size the die's fixes: side faces'
+        # drawn-out pips and the specks of print and grain cannot be part of one
+        pips = [
+            p
+            for p in pips
+            if p.elongation <= _SQUARE_PIP_ELONGATION and p.radius >= _SQUARE_PIP_LEAST * die_px
+        ]
     if not pips:
         return []
     big = _big_pips(grey, max_r, config) if die_px is None else []
@@ -362,13 +374,19 @@ def _within_big_pip(face: dict, big: list[Pip]) -> bool:
 # in a view square to the table (known scale), a top face's pips are round: at most this
 # elongated on average
 ROUND_TOP_PIPS = 1.35
+# ... each pip at most this elongated, and with a radius of at least this fraction of the
+# die's side (dice have pips of 0.07 to 0.15 of it)
+_SQUARE_PIP_ELONGATION = 1.8
+_SQUARE_PIP_LEAST = 0.045
 
 
 def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: float) -> bool:
     """In a view square to the table, a die's top face lies farther from the camera's nadir
     than its side faces (the top is raised, the camera sees the sides facing it). Pips just
     beyond a face on the side away from the nadir belong to a face of the same die further
-    out: this face is a side face (or another die lies against it): not read."""
+    out: this face is a side face (or another die lies against it): not read. Only pips as
+    a top face shows them count: round, and about as big and as dark as this face's (the thin
+    strokes of the letters printed beside a tray are fainter than a die's painted pips)."""
     x0, y0, x1, y1 = face["box"]
     centre = np.array([0.5 * (x0 + x1), 0.5 * (y0 + y1)])
     away = centre - nadir
@@ -377,8 +395,13 @@ def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: flo
         return False
     away /= norm
     own = set(face["idx"])
+    mine = [pips[i] for i in own]
+    least_radius = _BEYOND_PIP_LIKE * float(np.mean([p.radius for p in mine])) if mine else 0.0
+    least_contrast = _BEYOND_PIP_LIKE * float(np.mean([p.contrast for p in mine])) if mine else 0.0
     for i, p in enumerate(pips):
-        if i in own:
+        if i in own or p.elongation > ROUND_TOP_PIPS:
+            continue
+        if p.radius < least_radius or p.contrast < least_contrast:
             continue
         v = np.array([p.x, p.y]) - centre
         if float(np.linalg.norm(v)) < _BEYOND_REACH * die_px and float(v @ away) > 0.55 * die_px:
@@ -386,8 +409,10 @@ def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: flo
     return False
 
 
-# how far from a face's centre (in die sides) pips beyond it count
+# how far from a face's centre (in die sides) pips beyond it count, and how big and how dark
+# against their surround they must be, as a fraction of the face's own pips'
 _BEYOND_REACH = 1.4
+_BEYOND_PIP_LIKE = 0.6
 # the largest pip radius as a fraction of a die's side (real pips: about 0.08-0.1)
 _PIP_PER_DIE = 0.14
 
@@ -835,12 +860,26 @@ def _parallel_column(
     return False
 
 
-def _partner_pip(grey: np.ndarray, p: Pip, body: float, pips: list[Pip]) -> bool:
+# where a two's other pip lies from its found one, in die sides (pips 0.22-0.34 of a side
+# from the face's middle along each axis)
+_PARTNER_REACH = (0.6, 0.95)
+
+
+def _partner_pip(
+    grey: np.ndarray, p: Pip, body: float, pips: list[Pip], square_die_px: float | None = None
+) -> bool:
     """Is there an undetected pip on the same bright body as a lone pip, as far out as the
     other pip of a two or three (2.8a: 4.5 to 9 pip radii)? Rays from the pip run over bright
     body; one that ends in a round blob as dark as a pip (bright all round) found a partner,
-    unless the detector found a pip there of another shape (a side face's, foreshortened)."""
+    unless the detector found a pip there of another shape (a side face's, foreshortened).
+    ``square_die_px``: a die's side in a view square to the table, where a partner lies on
+    the same flat face as far out as a two's diagonal (0.6 to 0.95 of a side) and the way to
+    it is bare body all along (a side face's pips lie nearer, past the face's edge)."""
     h, w = grey.shape
+    if square_die_px is not None and any(
+        q is not p and _same_face_partner(grey, p, q, body, square_die_px) for q in pips
+    ):
+        return True
     wh = p.whitener()
     inv = np.linalg.inv(wh)  # pip-radius units -> image
     t = np.deg2rad(np.arange(0.0, 360.0, 15.0))
@@ -872,12 +911,41 @@ def _partner_pip(grey: np.ndarray, p: Pip, body: float, pips: list[Pip]) -> bool
         if not (np.all(around > v + 0.6 * (body - v)) and np.median(around) >= 0.92 * body):
             continue
         xy = np.array([p.x, p.y]) + inv @ mid
-        if not any(
-            np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major and not _shape_compatible(p, q)
-            for q in pips
-        ):
-            return True
+        there = [q for q in pips if np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major]
+        if any(not _shape_compatible(p, q) for q in there):
+            continue  # a pip of another shape there: a side face's, foreshortened
+        if square_die_px is not None:
+            if not _PARTNER_REACH[0] <= np.hypot(*(inv @ mid)) / square_die_px <= _PARTNER_REACH[1]:
+                continue
+            # a blob the detector missed must still be round, dark out to 0.6 of a pip
+            # radius all round (the end of a printed line, a crease, are thin)
+            disc = _sample(grey, np.array([p.x, p.y]) + (mid + 0.6 * ring) @ inv.T)
+            if not there and np.any(disc > v + 0.5 * (body - v)):
+                continue
+            way = mid[None, :] * np.linspace(0.0, 1.0, 24)[:, None]
+            way = way[(np.hypot(*way.T) > 1.8) & (np.hypot(*(way - mid).T) > 1.8)]
+            if len(way) and np.any(
+                _sample(grey, np.array([p.x, p.y]) + way @ inv.T) < _ONE_LEVEL * body
+            ):
+                continue
+        return True
     return False
+
+
+def _same_face_partner(grey: np.ndarray, p: Pip, q: Pip, body: float, die_px: float) -> bool:
+    """In a view square to the table: is the found pip ``q`` the other pip of a two whose
+    pip ``p`` is, of the same shape, as far out as a two's diagonal and joined to it by bare
+    face all along?"""
+    d = np.array([q.x - p.x, q.y - p.y])
+    n = float(np.hypot(*d))
+    if not _PARTNER_REACH[0] <= n / die_px <= _PARTNER_REACH[1] or not _shape_compatible(p, q):
+        return False
+    t = np.linspace(0.0, 1.0, 24)[:, None]
+    way = t * d[None, :]
+    keep = (np.hypot(*way.T) > 1.8 * p.radius) & (np.hypot(*(way - d).T) > 1.8 * q.radius)
+    if not np.any(keep):
+        return True
+    return bool(np.all(_sample(grey, np.array([p.x, p.y]) + way[keep]) >= _ONE_LEVEL * body))
 
 
 def _one_centred(grey: np.ndarray, p: Pip, body: float) -> bool:
@@ -908,6 +976,31 @@ def _one_centred(grey: np.ndarray, p: Pip, body: float) -> bool:
     return bool(np.all(hi <= 1.7 * lo + 0.5))
 
 
+# a one's pip in a view square to the table: its radius as a fraction of the die's side
+# (drawn and real dice: 0.07 to 0.15), and the rings around it, in die sides, that lie on its
+# own face whatever its turn (the face's flat part reaches 0.42 of a side from the middle)
+_ONE_PIP_RADIUS = (0.05, 0.2)
+_ONE_RINGS = (0.2, 0.27, 0.34)
+
+
+def _one_on_known_face(grey: np.ndarray, p: Pip, body: float, die_px: float) -> bool:
+    """Does a lone pip sit in the middle of a face of a known size, as a one's pip does?
+
+    In a view square to the table a face is seen at its true size: around a one's pip its
+    own face is bare body in every direction out to a third of the die's side. The corner
+    pip of a two lies a fifth of a side from its face's edges, so the outer rings reach
+    the rounded edge, a side face or the table there (its lost partner is looked for apart).
+    Unlike :func:`_one_centred` this does not need the face's edge to stand out from a
+    table as bright as the die."""
+    if not _ONE_PIP_RADIUS[0] <= p.radius / die_px <= _ONE_PIP_RADIUS[1]:
+        return False
+    t = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
+    ring = np.stack([np.cos(t), np.sin(t)], 1)
+    pts = np.concatenate([ring * r * die_px for r in _ONE_RINGS]) + [p.x, p.y]
+    vals = _sample(grey, pts)
+    return bool(np.all(vals > _ONE_LEVEL * body))
+
+
 def _part_of_bigger_face(
     grey: np.ndarray,
     ps: list[Pip],
@@ -917,14 +1010,20 @@ def _part_of_bigger_face(
     wh: np.ndarray,
     a: float,
     ang: float,
+    square_die_px: float | None = None,
 ) -> bool:
     """Does the image show pips the detector missed that make this face part of a bigger one
     (a two that is a side of a four, a three that is a column of a six, a one that is a corner
-    of a two)? Then no reading: a missed pip must never give a wrong value."""
+    of a two)? Then no reading: a missed pip must never give a wrong value.
+    ``square_die_px``: a die's side when the photo is a view square to the table."""
     k = len(ps)
     if k == 1:
         p = ps[0]
-        return not _one_centred(grey, p, p.body) or _partner_pip(grey, p, p.body, pips)
+        if square_die_px is not None:
+            centred = _one_on_known_face(grey, p, p.body, square_die_px)
+        else:
+            centred = _one_centred(grey, p, p.body)
+        return not centred or _partner_pip(grey, p, p.body, pips, square_die_px)
     if k in (2, 3) and _parallel_column(grey, ps, centre, inv, wh, pips):
         return True
     return 2 <= k <= 4 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3)
@@ -935,7 +1034,13 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     if k > 6 or k == 0:
         return None
     ps = [pips[i] for i in idx]
-    cov = np.mean([p.cov() for p in ps], axis=0)
+    square = config.square_die_px is not None
+    if square:
+        # a top face seen square on: its pips are circles, whatever shape the pixels give
+        # them (undoing a pip's small shape error would stretch the whole layout)
+        cov = np.eye(2) * float(np.mean([p.radius for p in ps])) ** 2
+    else:
+        cov = np.mean([p.cov() for p in ps], axis=0)
     wh = _whitener(cov)  # image -> face frame, pip radius 1
     xy = np.array([[p.x, p.y] for p in ps])
     centre = xy.mean(0)
@@ -957,7 +1062,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     elif not (config.spacing[0] <= a <= config.spacing[1]):
         return None
     a_pips = a  # pip spacing in pip radii
-    if k >= 4:
+    if k >= 4 and not square:
         # a square layout (or the two rows of a six) fixes the face's perspective by itself;
         # this survives motion blur, which stretches every pip the same way and fools the
         # pip-shape whitening. In that frame a six's columns sit sqrt(2/3) out.
@@ -1030,7 +1135,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
-    if fit_conf > 0 and _part_of_bigger_face(grey, ps, pips, centre, inv, wh, a, ang):
+    if fit_conf > 0 and _part_of_bigger_face(
+        grey, ps, pips, centre, inv, wh, a, ang, config.square_die_px
+    ):
         fit_conf = 0.0
     strength = fit_conf  # how strongly this face claims to be a die's top, cut or not
     if cut:

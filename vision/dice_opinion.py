@@ -198,20 +198,37 @@ def combine(
     as doubtful. ``face_px``: a face's side in pixels, when the scale is known;
     ``square_view``: the photo is a view square to the table (a tray's top view)."""
     sure = [f for f in faces if f["confidence"] >= sure_at]
-    starts = _starts(pips, faces, sure, face_px)
-    finds = find_faces(grey, starts)
+    if square_view:
+        # the die's size is known and the view square: the network looks at each sure face
+        # where the counter found it (no walk), and searches only from what lies clear of
+        # them (what lies beside a sure face could only be read as its side face)
+        at = [_box_start(f) for f in sure]
+        owns = find_faces(grey, at, steps=0)
+        rest = [f for f in faces if f["confidence"] < sure_at]
+        starts = [
+            s for s in _starts(pips, rest, sure, face_px) if not any(_beside(s, c) for c in at)
+        ]
+        finds = find_faces(grey, starts)
+    else:
+        starts = _starts(pips, faces, sure, face_px)
+        finds = find_faces(grey, starts)
+        # the network's opinion of each sure face from its own search (not a neighbour's
+        # that drifted)
+        owns = [finds[_own_start(_box_start(f), starts)] for f in sure]
     read = sorted(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
         key=lambda f: -f.opinion.probability,
     )
     kept, doubted = [], []
-    for f in sure:
-        # the network's opinion from this face's own search (not a neighbour's that drifted)
-        own = finds[_own_start(_box_start(f), starts)]
+    for f, own in zip(sure, owns, strict=True):
         # the counter's pips are real (it checks each against the image): the network may
         # overrule it only by seeing more pips than it did, or no top face at all
+        # (in a view square to the table a side face is told apart by its drawn-out pips and
+        # its place beside the top face, both checked by the counter: the network, which
+        # learnt from slanted photos, may not call a round-pipped face of the die's size no
+        # face at all)
         against = own.opinion.probability >= OVERRULE and (
-            own.opinion.value == 0 or own.opinion.value > f["value"]
+            (own.opinion.value == 0 and not square_view) or own.opinion.value > f["value"]
         )
         (doubted if against else kept).append(f)
     claimed = [_box_start(f) for f in kept + doubted]

@@ -168,6 +168,7 @@ class TrayReader:
         found: list[TrayDie] = []
         self.trays_read = 0
         to_image = np.linalg.inv(homography)
+        nadir = nadir_mm(board, homography, image.shape)
         for tray in trays(board):
             key = (board.name, tray.name)
             # a glance at the tray in the frame itself: unchanged, its dice are known
@@ -176,14 +177,21 @@ class TrayReader:
             if seen is not None and _same(seen.thumb, thumb):
                 found.extend(seen.dice)
                 continue
-            view, top = self._top_view(image, tray, to_image, detail)
-            if top is None:
+            view, source = self._source(image, tray, to_image, detail)
+            if source is None:
                 self._seen.pop(key, None)
                 continue
             self.trays_read += 1
             empty = self._empty.get(key)
-            windows = _changed(empty, thumb, top.shape, self.die_mm * view.px_per_mm)
-            dice = self._read_view(top, view, tray, to_image, board, windows)
+            shape = (view.height, view.width)
+            windows = _changed(empty, thumb, shape, self.die_mm * view.px_per_mm)
+            # only the parts of the view that changed are cut from the camera's image
+            parts = [
+                (box, source.warp(to_image, _window(view, box)))
+                for box in (windows if windows is not None else [(0, 0, view.width, view.height)])
+                if min(box[2] - box[0], box[3] - box[1]) >= 16
+            ]
+            dice = self._read_view(parts, view, tray, to_image, nadir)
             if windows is None and not dice:
                 self._empty[key] = thumb  # how the tray looks bare, from a read of all of it
             self._seen[key] = _Seen(thumb, dice)
@@ -191,15 +199,15 @@ class TrayReader:
         self.timings_ms = {"dice": (time.perf_counter() - t0) * 1e3}
         return found
 
-    def _top_view(
+    def _source(
         self,
         image: np.ndarray,
         tray: Region,
         to_image: np.ndarray,
         detail: Detail | None,
-    ) -> tuple[_View, np.ndarray | None]:
-        """The tray's top view from the detail image when there is one, else from the
-        frame; None when neither shows the tray finely enough."""
+    ) -> tuple[_View, _Source | None]:
+        """The tray's top view, and the image it is cut from: the detail image when there
+        is one, else the frame; None when neither shows the tray finely enough."""
         cx, cy = tray.x + tray.w / 2, tray.y + tray.h / 2
         native = native_px_per_mm(to_image, cx, cy)
         self.px_per_mm[tray.name] = native
@@ -218,29 +226,26 @@ class TrayReader:
                     self.px_per_mm[tray.name] = fine
                     src = np.diag([1 / sx, 1 / sy, 1.0])  # detail px -> frame px
                     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], float)
-                    return view, _warp(crop, to_image, view, src @ shift, fine)
+                    return view, _Source(crop, src @ shift, fine)
         if native * self.die_mm < MIN_DIE_PX:
             return view, None
-        return view, _warp(image, to_image, view, np.eye(3), native)
+        return view, _Source(image, np.eye(3), native)
 
     def _read_view(
         self,
-        top: np.ndarray,
+        parts: list[tuple[tuple[int, int, int, int], np.ndarray]],
         view: _View,
         tray: Region,
         to_image: np.ndarray,
-        board: Board,
-        windows: list[tuple[int, int, int, int]] | None = None,
+        nadir: tuple[float, float],
     ) -> list[TrayDie]:
-        """The dice in a tray's view, or only in the given windows of it (view pixels)."""
+        """The dice in windows (x0, y0, x1, y1: view pixels) of a tray's view, each given
+        with its picture; ``nadir``: the board point below the camera (board mm)."""
         found = []
         warp = to_image @ view.to_mm  # view px -> frame px
-        nx, ny = _nadir(view, board)
-        h, w = top.shape[:2]
-        for x0, y0, x1, y1 in windows if windows is not None else [(0, 0, w, h)]:
-            part = top[y0:y1, x0:x1]
-            if min(part.shape[:2]) < 16:
-                continue
+        nx, ny = _nadir(view, nadir)
+        h, w = view.height, view.width
+        for (x0, y0, x1, y1), part in parts:
             pw, ph = x1 - x0, y1 - y0
             config = replace(self.config, nadir=((nx * w - x0) / pw, (ny * h - y0) / ph))
             for die in read_dice(part, config, die_px=self.die_mm * view.px_per_mm):
@@ -272,12 +277,74 @@ def read_tray_dice(
     return TrayReader(config).read(image, board, homography, detail)
 
 
-def _nadir(view: _View, board: Board) -> tuple[float, float]:
-    """Where the point below the camera lies in a tray's view, as fractions of its width and
-    height (far outside it): the camera hangs over the board, so a die's side faces show on
-    the side of its top face that looks towards the board's centre."""
-    x, y, w = np.linalg.inv(view.to_mm) @ np.array([board.width / 2, board.height / 2, 1.0])
+def camera_nadir(homography: np.ndarray, shape: tuple[int, ...]) -> tuple[float, float] | None:
+    """The board point straight below the camera (board mm), from the board's homography
+    (image px -> board mm) of an image of ``shape``, for a pinhole camera whose optical axis
+    meets the image's middle and whose pixels are square: the focal length follows from the
+    board's right angles, then the camera's pose. None when the camera looks so nearly
+    straight down that its tilt cannot be told (then its nadir is under the image's middle,
+    see :func:`nadir_mm`)."""
+    h, w = shape[:2]
+    to_image = np.linalg.inv(homography)
+    g = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], float) @ to_image
+    g = g / np.linalg.norm(g[:, :2])
+    # the board's x and y axes are perpendicular and equally long once the focal length f
+    # is undone: two equations in 1 / f^2
+    a = np.array(
+        [
+            g[0, 0] * g[0, 1] + g[1, 0] * g[1, 1],
+            g[0, 0] ** 2 + g[1, 0] ** 2 - g[0, 1] ** 2 - g[1, 1] ** 2,
+        ]
+    )
+    b = np.array([g[2, 0] * g[2, 1], g[2, 0] ** 2 - g[2, 1] ** 2])
+    inv_f2 = -float(a @ b) / max(float(a @ a), 1e-30)
+    if not np.isfinite(inv_f2) or inv_f2 <= 0:
+        return None
+    f = 1.0 / np.sqrt(inv_f2)
+    if not 0.2 * max(w, h) <= f <= 10.0 * max(w, h):
+        return None  # the tilt is too small to fix the focal length
+    m = np.diag([1 / f, 1 / f, 1.0]) @ g
+    m /= 0.5 * (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    if m[2, 2] < 0:
+        m = -m  # the board lies in front of the camera
+    r1, r2, t = m[:, 0], m[:, 1], m[:, 2]
+    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
+    centre = -rot.T @ t
+    return float(centre[0]), float(centre[1])
+
+
+def nadir_mm(board: Board, homography: np.ndarray, shape: tuple[int, ...]) -> tuple[float, float]:
+    """The board point below the camera (board mm): see :func:`camera_nadir`; where the
+    camera's pose cannot be told, the board's centre (the camera hangs over the board)."""
+    found = camera_nadir(homography, shape)
+    return found if found is not None else (board.width / 2, board.height / 2)
+
+
+def _nadir(view: _View, nadir: tuple[float, float]) -> tuple[float, float]:
+    """Where the point below the camera (board mm) lies in a tray's view, as fractions of
+    its width and height (often far outside it): a die's side faces show on the side of
+    its top face that looks towards it."""
+    x, y, w = np.linalg.inv(view.to_mm) @ np.array([nadir[0], nadir[1], 1.0])
     return float(x / w / view.width), float(y / w / view.height)
+
+
+def _window(view: _View, box: tuple[int, int, int, int]) -> _View:
+    """The part (x0, y0, x1, y1: view pixels) of a view, as a view of its own."""
+    x0, y0, x1, y1 = box
+    shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], float)
+    return _View(view.to_mm @ shift, x1 - x0, y1 - y0, view.px_per_mm)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """An image a tray's view is cut from: the frame, or a crop of the camera's detail."""
+
+    image: np.ndarray
+    to_frame: np.ndarray  # source px -> frame px
+    px_per_mm: float  # source pixels per board mm at the tray
+
+    def warp(self, to_image: np.ndarray, view: _View) -> np.ndarray:
+        return _warp(self.image, to_image, view, self.to_frame, self.px_per_mm)
 
 
 def _view_corners(view: _View, to_image: np.ndarray) -> np.ndarray:

@@ -51,11 +51,12 @@ def run(game: Any, state: Any, rand: Any, limit: int, record: list | None) -> Pl
 
 
 @functools.lru_cache(maxsize=16)
-def _draws(game: Any) -> tuple:
-    """draws[p][d][s]: how many steps seat p's piece on s may draw with roll d (walk ends,
-    and the opponent's base when a walk leads there)."""
+def _draws(game: Any) -> tuple[tuple, tuple]:
+    """(draws, widest): draws[p][d][s] is how many steps seat p's piece on s may draw with
+    roll d (walk ends, and the opponent's base when a walk leads there); widest[p][d] the
+    most any square has, the slots every piece gets."""
     table, base_paths = game._step_table, game._base_paths
-    return tuple(
+    draws = tuple(
         tuple(
             tuple(
                 len(table[p][s][d]) + (1 if base_paths[1 - p][s][d] else 0) if d else 0
@@ -65,6 +66,7 @@ def _draws(game: Any) -> tuple:
         )
         for p in (0, 1)
     )
+    return draws, tuple(tuple(max(counts) for counts in by_die) for by_die in draws)
 
 
 def _turns(
@@ -76,8 +78,7 @@ def _turns(
     base, near = game._base, game._near
     roll_moves, passes = game._rolls, game._passes
     any_roll = game.options["no_moves"] == "any-roll"
-    draws = _draws(game)
-    widest_of = tuple(tuple(max(counts) for counts in by_die) for by_die in draws)
+    draws, widest_of = _draws(game)
     pieces = [{s: (k, r) for s, k, r in side} for side in state.pieces]
     masks = [sum(1 << s for s in side) for side in pieces]
 

@@ -60,9 +60,9 @@ def listed_run(game: Any, state: Any, rand: Any, limit: int, record: list | None
 
 @functools.lru_cache(maxsize=16)
 def _slots(game: Any) -> tuple:
-    """Per person and space: the plain steps as (target, bit, Step), and a promoted piece's
-    skips as (target, the squares that must be empty along each ray reaching it, Step): one
-    slot per target, however many rays reach it."""
+    """Per person and space: the plain steps as (target, bit, Step), a promoted piece's skips
+    as (target, the squares that must be empty along each ray reaching it, Step): one slot
+    per target, however many rays reach it; and how many skip slots each space has."""
     bits, rays, ids = game._bits, game._rays, game._ids
     near = game._neighbours
     plain, crowned = [], []
@@ -90,7 +90,8 @@ def _slots(game: Any) -> tuple:
                 )
             )
         crowned.append(tuple(per_space))
-    return tuple(plain), tuple(crowned)
+    counts = tuple(tuple(map(len, by_person)) for by_person in crowned)
+    return tuple(plain), tuple(crowned), counts
 
 
 @functools.lru_cache(maxsize=16)
@@ -151,8 +152,7 @@ def _drawn_run(
     jump_over = game._jump_over
     inner, players = game._inner_mask, game.players
     jumps_from, count_series = game._jumps, _series_counter(game)
-    plain_slots, crowned_slots = _slots(game)
-    crowned_counts = [tuple(map(len, by_person)) for by_person in crowned_slots]
+    plain_slots, crowned_slots, crowned_counts = _slots(game)
     promoted = sum(bits[s] for s in state.promoted)
     masks = [sum(bits[s] for s in side) for side in state.pieces]
     plain = [[s for s in side if not promoted >> s & 1] for side in state.pieces]

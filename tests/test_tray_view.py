@@ -1,0 +1,157 @@
+"""The die reader in a tray's top view, where a die's size and the camera's place are known."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import rules
+from tests.test_dice import draw_die
+from vision.dice import DiceConfig, read_dice
+from vision.tray import camera_nadir, nadir_mm
+
+CARD = (228, 234, 236)  # a tray printed on white card: nearly as bright as the die
+
+
+def _tray(colour=CARD, label: str | None = "RED DICE TRAY") -> np.ndarray:
+    img = np.zeros((160, 360, 3), np.uint8)
+    img[:] = colour
+    if label:
+        cv2.putText(
+            img, label, (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (60, 60, 60), 1, cv2.LINE_AA
+        )
+    return img
+
+
+def _side_face(img: np.ndarray, centre: tuple[int, int], value: int) -> None:
+    """A side face below a top face of 48 px at ``centre``, as the camera sees it from above
+    in a top view: a shaded strip whose pips are drawn out across it."""
+    x, y = centre
+    cv2.rectangle(img, (x - 24, y + 25), (x + 24, y + 42), (200, 205, 205), -1, cv2.LINE_AA)
+    for gx, _ in [(-1, 0), (1, 0), (0, 0)][: 2 if value == 2 else 3]:
+        cv2.ellipse(img, (x + gx * 13, y + 33), (5, 2), 0, 0, 360, (30, 30, 30), -1, cv2.LINE_AA)
+
+
+@pytest.mark.parametrize("angle", [0, 17, 33, 45])
+def test_a_one_beside_its_own_side_face_is_read(angle):
+    """Its face's edge hardly shows against a card as bright as the die, and the side face
+    the camera sees below it shows pips: only the known size says that the pip sits in the
+    middle of a face of its own."""
+    img = _tray()
+    _side_face(img, (150, 80), 2)
+    draw_die(img, 1, (150, 80), 48, angle)
+    assert [d.value for d in read_dice(img, die_px=48)] == [1]
+
+
+@pytest.mark.parametrize("angle", [0, 25, 45])
+def test_a_twos_corner_pip_alone_is_not_read_as_a_one(angle):
+    """A two whose other pip is lost (painted over) must not read as a one."""
+    img = _tray(colour=(120, 150, 170), label=None)
+    draw_die(img, 2, (150, 90), 48, angle)
+    t = np.deg2rad(angle)
+    lost = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ (
+        np.array([1, 1]) * 48 * 0.27
+    )
+    x, y = (np.array([150, 90]) + lost).astype(int)
+    cv2.circle(img, (int(x), int(y)), 7, (235, 240, 240), -1)
+    assert 1 not in [d.value for d in read_dice(img, die_px=48)]
+
+
+@pytest.mark.parametrize("value", [1, 3, 4, 5])
+def test_letters_printed_beside_a_die_do_not_make_it_a_side_face(value):
+    """The tray's label lies beyond the die, away from the camera's nadir: only round pips
+    on a die's body there would be another face of the die."""
+    img = _tray()
+    cv2.putText(
+        img, "RED DICE", (120, 52), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (60, 60, 60), 1, cv2.LINE_AA
+    )
+    draw_die(img, value, (150, 95), 48, 10)
+    below = DiceConfig(nadir=(0.4, 4.0))  # the camera hangs below the picture's bottom
+    assert [d.value for d in read_dice(img, below, die_px=48)] == [value]
+
+
+def _pinhole(tilt_deg: float, height: float, shape=(960, 1280)) -> tuple[np.ndarray, np.ndarray]:
+    """(image px -> board mm homography, camera centre in board mm) for a camera tilted by
+    ``tilt_deg`` about the board's x axis, its optical axis through the image's middle."""
+    h, w = shape
+    f = 1.1 * w
+    t = np.deg2rad(tilt_deg)
+    # camera looks down (-z) and tilts towards +y; world -> camera rotation
+    rot = np.array([[1, 0, 0], [0, -np.cos(t), -np.sin(t)], [0, np.sin(t), -np.cos(t)]])
+    rot[2] *= -1  # camera z points away from the camera, into the scene
+    rot[1] = np.cross(rot[2], rot[0])
+    centre = np.array([210.0, 140.0, height])
+    trans = -rot @ centre
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    to_image = k @ np.column_stack([rot[:, 0], rot[:, 1], trans])
+    return np.linalg.inv(to_image / to_image[2, 2]), centre
+
+
+@pytest.mark.parametrize("tilt", [8.0, 20.0, 35.0])
+def test_the_camera_nadir_follows_from_the_board_homography(tilt):
+    homography, centre = _pinhole(tilt, 450.0)
+    found = camera_nadir(homography, (960, 1280))
+    assert found is not None
+    assert np.hypot(found[0] - centre[0], found[1] - centre[1]) < 1.0
+
+
+def test_a_camera_looking_straight_down_puts_the_nadir_at_the_board_centre():
+    homography, _ = _pinhole(0.0, 450.0)
+    assert camera_nadir(homography, (960, 1280)) is None
+
+    class Board:
+        width, height = 400.0, 300.0
+
+    assert nadir_mm(Board(), homography, (960, 1280)) == (200.0, 150.0)
+
+
+def _thrown(name: str, seed: int, dice, dice_seed: int | None = None) -> list[int]:
+    """The values read from a simulated throw, its trays cut from the camera's detail."""
+    from device.dice_bench import DETAIL_SCALE, _copied
+    from hardware.simtable import SimulatedTable
+    from vision.observation import observe
+    from vision.tray import TrayReader
+
+    game = rules.get(name)
+    table = SimulatedTable(game.board, seed=seed)
+    frame, _ = table.render(
+        game.placement(game.initial_state()), dice, hand=False, dice_seed=dice_seed
+    )
+    obs = observe(frame, [game.board])
+    assert obs.homography is not None
+    detail = _copied(table.detail(DETAIL_SCALE), game.board, obs.homography)
+    return [d.value for d in TrayReader().read(frame, game.board, obs.homography, detail)]
+
+
+@pytest.mark.parametrize("seed", [1002, 1004, 1017])
+def test_a_thrown_one_is_read_in_the_tray(seed):
+    """Simulated solids: the one's side faces show beside it, its face's edge hardly stands
+    out from the tray (these throws were declined before the die's known size was used)."""
+    assert _thrown("aggravation", seed, [1]) == [1]
+
+
+def test_a_round_pipped_face_of_the_dies_size_stands_though_the_network_calls_it_no_face():
+    """The face network learnt from slanted photos and calls this drawn four no top face;
+    in a top view a side face is told apart by its drawn-out pips and its place instead
+    (this throw was declined before)."""
+    assert _thrown("aggravation", 1012, [4], dice_seed=12) == [4]
+
+
+@pytest.mark.parametrize("die_px", [40, 32])
+def test_a_two_whose_face_edge_hardly_shows_is_never_read_as_a_one(die_px):
+    """Each pip of a two sits on bare face out to a third of a side on a bright card; its
+    partner, found as far out as a two's diagonal on the same face, says it is no one
+    (this throw was once read as a one)."""
+    from hardware.simtable import SimulatedTable
+    from vision.tray import DIE_MM, TrayReader, native_px_per_mm, trays
+
+    game = rules.get("manipulation")
+    tray = trays(game.board)[0]
+    _, truth = SimulatedTable(game.board, seed=7928).render({}, hand=False)
+    native = native_px_per_mm(truth.homography, tray.x + tray.w / 2, tray.y + tray.h / 2)
+    k = die_px / (DIE_MM * native)
+    table = SimulatedTable(game.board, seed=7928, width=int(1280 * k), height=int(960 * k))
+    frame, truth = table.render({}, [(2, tray.name)], hand=False)
+    got = [d.value for d in TrayReader().read(frame, game.board, np.linalg.inv(truth.homography))]
+    assert got in ([2], [])
