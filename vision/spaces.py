@@ -143,7 +143,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
         shows = printed[idx]
         if shows.any():  # the tint as this photo shows it, where the print is seen bare
             level = min(float(np.median(print_level[idx[shows]])), TINT_CAP)
-            quiet[idx] = np.where(shows, level + 0.1, level - 0.02)
+            quiet[idx] = np.where(shows, level + 0.1, level)
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         vals = strength[idx, k]
