@@ -112,17 +112,45 @@ def test_tracking_falls_back_to_a_full_search_when_the_markers_moved(monkeypatch
     stale = locate(DEFAULT_CONFIG, SimulatedTable(board, seed=2).render({})[0], BOARDS)
     frame, truth = SimulatedTable(board, seed=7).render({})  # another camera pose
     searched = []
-    real = locate_module.detect_markers
+    windows, whole = locate_module.detect_markers, locate_module._search_frame
 
-    def spy(config, image, rois=None):
-        searched.append(rois)
-        return real(config, image, rois)
+    def spy_windows(config, image, rois=None):
+        searched.append("windows")
+        return windows(config, image, rois)
 
-    monkeypatch.setattr(locate_module, "detect_markers", spy)
+    def spy_whole(config, image, boards):
+        searched.append("frame")
+        return whole(config, image, boards)
+
+    monkeypatch.setattr(locate_module, "detect_markers", spy_windows)
+    monkeypatch.setattr(locate_module, "_search_frame", spy_whole)
     loc = locate(DEFAULT_CONFIG, frame, BOARDS, last_homography=stale.homography)
-    assert searched[-1] is None and len(searched) == len(BOARDS) + 1  # every board's windows
+    assert searched == ["windows"] * len(BOARDS) + ["frame"]  # every board's windows, then all
     assert loc is not None and loc.board is board and loc.source == "markers"
     assert _max_space_error_mm(board, truth.homography, loc.homography) < 0.5
+
+
+def test_a_frame_searched_from_a_glance_gives_the_full_searchs_very_corners():
+    for seed, board in enumerate(BOARDS):
+        frame, _ = SimulatedTable(board, seed=40 + seed).render({})
+        full = {m.id: m.corners for m in detect_markers(DEFAULT_CONFIG, frame)}
+        glanced = locate_module._search_frame(DEFAULT_CONFIG, frame, BOARDS)
+        assert {m.id for m in glanced} == set(full) == set(board.marker_ids)
+        for marker in glanced:
+            assert np.array_equal(marker.corners, full[marker.id])
+
+
+def test_an_inconclusive_glance_searches_the_whole_frame():
+    board = BOARDS[1]
+    frame, truth = SimulatedTable(board, seed=9).render({})
+    _cover_marker(frame, truth, board, board.marker_ids[2])  # three markers: windows find 3
+    assert locate_module._glance(
+        DEFAULT_CONFIG, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY),
+        cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), None, fx=0.5, fy=0.5,
+                   interpolation=cv2.INTER_AREA), BOARDS,
+    ) is None  # fmt: skip
+    loc = locate(DEFAULT_CONFIG, frame, BOARDS)
+    assert loc is not None and loc.board is board and len(loc.markers) == 3
 
 
 def _marker_on_paper(side_px: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:

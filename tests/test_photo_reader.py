@@ -78,3 +78,26 @@ def test_calibration_from_the_start_then_a_game_position():
 def test_conditions_are_checked():
     with pytest.raises(ValueError, match="unknown conditions"):
         PhotoTable(rules.get("manji").board, conditions=("fog",))
+
+
+ISSUE_CONDITIONS = ("pose", "lens", "light", "cast", "optics", "tokens", "offset", "hand")
+
+
+@pytest.mark.parametrize("name", ["manji", "playground-battles"])
+def test_a_hand_over_the_board_never_makes_a_misreading(name):
+    """Skin beside a stand looked like a second stand, and a hand's shadow or a pale arm over
+    tinted holes looked like tokens; under, beside and in the shadow of a hand the reader
+    says unclear."""
+    board = rules.get(name).board
+    colours = candidate_colours(board)
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        placement = {
+            s.id: colours[int(rng.integers(len(colours)))]
+            for s in board.spaces
+            if rng.random() < 0.3
+        }
+        table = PhotoTable(board, seed=seed, conditions=ISSUE_CONDITIONS)
+        obs = observe(table.render(placement, hand=True)[0], [board])
+        wrong = [s for s, (c, _) in obs.spaces.items() if c not in (placement.get(s), UNKNOWN)]
+        assert wrong == [], (seed, wrong)

@@ -15,3 +15,8 @@ def contest_mark(board: Board, a: str, b: str) -> str:
     order = {c: i for i, c in enumerate(board.seat_colours)}
     first, second = sorted((a, b), key=lambda c: (order.get(c, len(order)), c))
     return f"{first}+{second}"
+
+
+def is_contest(reading: str | None) -> bool:
+    """Whether a space's reading is two stands side by side."""
+    return reading is not None and "+" in reading

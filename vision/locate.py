@@ -72,25 +72,41 @@ def _min_perimeter_px(config: VisionConfig, frame_shape: tuple[int, ...]) -> int
     return int(config.min_marker_perimeter * longer)
 
 
-def _detect_raw(config: VisionConfig, gray: np.ndarray, min_perimeter_px: int | None = None):
-    """(corners list, ids) at the given image, scaled by config.detect_scale and back.
+def _scaled(config: VisionConfig, gray: np.ndarray) -> np.ndarray:
+    """The grey image at config.detect_scale, where markers are searched."""
+    scale = config.detect_scale
+    if scale == 1.0:
+        return gray
+    return cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+def _in_frame(config: VisionConfig, corners, origin=(0, 0)) -> list[np.ndarray]:
+    """ArUco's corners, found at detect_scale in a window at `origin` of the scaled image,
+    as float32 frame pixels."""
+    scale = config.detect_scale
+    shift = np.array(origin, np.float32)
+    return [(c.reshape(4, 2).astype(np.float32) + shift + 0.5) / scale - 0.5 for c in corners]
+
+
+def _detect_scaled(config: VisionConfig, small: np.ndarray, min_perimeter_px: int | None = None):
+    """(corners in frame px, ids) of the markers in an image already at detect_scale.
 
     `min_perimeter_px` holds a window to the smallest marker the full frame's search accepts
     (ArUco scales its limit by the image it is given: in a small window nearly every speck of
     print would be a candidate, and each costs time).
     """
-    scale = config.detect_scale
-    small = gray
-    if scale != 1.0:
-        small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     rate = config.min_marker_perimeter
     if min_perimeter_px is not None:
         rate = (min_perimeter_px + 0.5) / max(small.shape)
     corners, ids = _detector(config, rate)(small)
     if ids is None or len(ids) == 0:
         return [], []
-    pts = [(c.reshape(4, 2).astype(np.float32) + 0.5) / scale - 0.5 for c in corners]
-    return pts, ids.ravel().tolist()
+    return _in_frame(config, corners), ids.ravel().tolist()
+
+
+def _detect_raw(config: VisionConfig, gray: np.ndarray, min_perimeter_px: int | None = None):
+    """(corners in `gray`'s px, ids): `gray` searched at config.detect_scale."""
+    return _detect_scaled(config, _scaled(config, gray), min_perimeter_px)
 
 
 def _refine(config: VisionConfig, gray: np.ndarray, pts: np.ndarray) -> None:
@@ -143,14 +159,24 @@ def detect_markers(
     With `rois` ([(x0, y0, x1, y1), ...] image px) only those windows are searched.
     """
     check_frame(image)
-    if rois is None:
-        gray = _grey(image)
-        all_pts, all_ids = _detect_raw(config, gray)
-        if all_ids and config.refine_corners:
-            all_pts = [np.concatenate(all_pts)]
-            _refine(config, gray, all_pts[0])
-    else:
-        all_pts, all_ids = _search_windows(config, image, rois)
+    if rois is not None:
+        return _markers(*_search_windows(config, image, rois))
+    gray = _grey(image)
+    return _whole_frame(config, gray, _scaled(config, gray))
+
+
+def _whole_frame(config: VisionConfig, gray: np.ndarray, small: np.ndarray) -> list[Marker]:
+    """Every marker in the frame (`small`: `gray` at detect_scale), refined on `gray`."""
+    all_pts, all_ids = _detect_scaled(config, small)
+    if all_ids and config.refine_corners:
+        all_pts = [np.concatenate(all_pts)]
+        _refine(config, gray, all_pts[0])
+    return _markers(all_pts, all_ids)
+
+
+def _markers(all_pts: list[np.ndarray], all_ids: list[int]) -> list[Marker]:
+    """One Marker per id: the same marker seen twice (overlapping windows) is kept once, two
+    different markers with one id (a misread, a second print) are both dropped."""
     if not all_ids:
         return []
     pts = np.concatenate(all_pts).astype(np.float32)
@@ -159,12 +185,77 @@ def detect_markers(
         corners = pts[4 * i : 4 * i + 4].astype(np.float64)
         if marker_id in found:
             prev = found[marker_id]
-            # the same marker seen twice (overlapping windows) is fine; two of them is not
             if prev is not None and np.abs(prev.corners - corners).max() > 3.0:
                 found[marker_id] = None
             continue
         found[marker_id] = Marker(int(marker_id), corners)
     return [m for m in found.values() if m is not None]
+
+
+GLANCE_MARGIN = 16  # scaled px around a glanced window: beyond ArUco's threshold window (23)
+
+
+def _search_frame(config: VisionConfig, image: np.ndarray, boards) -> list[Marker]:
+    """All markers in a frame with no board known yet, as `detect_markers` finds them.
+
+    First a glance at half the search scale, which costs a third as much: if it names one
+    board and sees two or more of its markers, that board's four marker windows are searched
+    at the search scale, cut from the same scaled frame the full search uses (with a margin
+    wider than ArUco's threshold window, so a marker found there has the very corners the
+    full search gives it). If that finds all four, they are the answer; else (and after an
+    inconclusive glance) the whole frame is searched as before.
+    """
+    gray = _grey(image)
+    small = _scaled(config, gray)
+    glanced = _glance(config, gray, small, boards)
+    return glanced if glanced is not None else _whole_frame(config, gray, small)
+
+
+def _glance(config: VisionConfig, gray: np.ndarray, small: np.ndarray, boards) -> list | None:
+    """The markers of the one board a half-scale glance names, or None (search everything)."""
+    if min(small.shape) < 128:
+        return None
+    tiny = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    corners, ids = _detector(config, config.min_marker_perimeter)(tiny)
+    if ids is None or len(ids) < 2:
+        return None
+    seen = [Marker(int(i), c.reshape(4, 2).astype(np.float64) * 2.0 + 0.5) for c, i in
+            zip(corners, ids.ravel(), strict=True)]  # fmt: skip
+    board = identify_game(seen, boards)
+    if board is None:
+        return None
+    squares = board.marker_squares()
+    mine = [m for m in seen if m.id in squares]
+    if len(mine) < 2:
+        return None
+    h, _ = cv2.findHomography(
+        np.concatenate([m.corners for m in mine]),
+        np.array([p for m in mine for p in squares[m.id]], np.float64), 0,
+    )  # fmt: skip
+    if h is None:
+        return None
+    to_small = np.linalg.inv(h)  # board mm -> px of `small`, where the windows are cut
+    rows, cols = small.shape
+    min_px = _min_perimeter_px(config, gray.shape)
+    all_pts: list[np.ndarray] = []
+    all_ids: list[int] = []
+    for x0, y0, x1, y1 in marker_windows(board, to_small, grow=1.8, pad=GLANCE_MARGIN):
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(cols, x1), min(rows, y1)
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            return None
+        found, found_ids = _detector(config, (min_px + 0.5) / max(y1 - y0, x1 - x0))(
+            small[y0:y1, x0:x1]
+        )
+        if found_ids is not None and len(found_ids):
+            all_pts += _in_frame(config, found, (x0, y0))
+            all_ids += found_ids.ravel().tolist()
+    if not set(board.marker_ids) <= set(all_ids):
+        return None
+    if config.refine_corners:
+        pts = np.concatenate(all_pts)
+        _refine(config, gray, pts)
+        all_pts = [pts]
+    return _markers(all_pts, all_ids)
 
 
 def marker_windows(
@@ -234,12 +325,14 @@ def locate(
                 markers = found
                 break
     if markers is None:
-        markers = detect_markers(config, image)
+        check_frame(image)
+        markers = _search_frame(config, image, boards)
     board = identify_game(markers, boards)
     if board is None:
         return None
     squares = board.marker_squares()
-    mine = [m for m in markers if m.id in squares]
+    # in id order, so the fit does not depend on the order a search happened to find them
+    mine = sorted((m for m in markers if m.id in squares), key=lambda m: m.id)
     img_pts = np.concatenate([m.corners for m in mine])
     mm_pts = np.array([p for m in mine for p in squares[m.id]], np.float64)
     corners = {m.id: m.corners for m in mine}

@@ -16,9 +16,13 @@ from rules.geometry import Board
 from rules.palette import UNKNOWN
 from vision.calibrate import Calibration
 from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
+from vision.contest import is_contest
 from vision.hand import detect_hand
 from vision.locate import locate
 from vision.spaces import classify_spaces, sample_spaces
+
+HAND_SHADOW = 0.8  # with a hand in view, paper darker than this against the board is its shadow
+HAND_MARGIN = 2.0  # token radii around a hand (the skin finder may miss its rim) not read
 
 
 @dataclass(frozen=True)
@@ -85,9 +89,17 @@ def observe(
     ref = cal.top_view if cal is not None else None
     seen_hand = detect_hand(config, frame, board, loc.homography, ref)
     hand = seen_hand.hand
-    # what lies under a hand (or close beside it) is not read: a sleeve is no token
-    for sid in seen_hand.covers(board, config, margin_mm=2.0 * board.token_radius):
+    # what lies under a hand (or close beside it) is not read: a sleeve is no token; nor what
+    # lies in its shadow, where the light is not the board's
+    for sid in seen_hand.covers(board, config, margin_mm=HAND_MARGIN * board.token_radius):
         spaces[sid] = (UNKNOWN, 0.0)
+    if hand:
+        for sid in np.asarray(samples.ids)[~(samples.shade >= HAND_SHADOW)]:
+            spaces[sid] = (UNKNOWN, 0.0)
+        # skin beside a stand looks like a second stand: a battle is read with no hand in view
+        for sid, (reading, _) in list(spaces.items()):
+            if is_contest(reading):
+                spaces[sid] = (UNKNOWN, 0.0)
     t4 = time.perf_counter()
     timings["hand"] = (t4 - t3) * 1e3
     placement = {sid: colour for sid, (colour, _) in spaces.items() if colour is not None}

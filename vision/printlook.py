@@ -24,6 +24,9 @@ from vision.topview import nearest_spacing
 
 PLAIN_QUIET = 0.2  # a plain hole with more chroma than this anywhere in its cell may hold a token
 MIN_PLAIN = 4  # fewer quiet plain holes than this give no reference
+PLAIN_ALIKE = 0.12  # plain holes further than this from their usual colour are no reference
+PLAIN_GREY = 0.35  # a printed grey seen through paper, cast and camera is never more colourful
+PLAIN_SPREAD = 0.35  # plain holes brighter or darker than their median by more are no reference
 NEAREST_PLAIN = 6  # the reference for a hole: this many quiet plain holes nearest to it
 MATCH_CHROMA = 0.1  # the middle's colour within this of the prediction (chroma units)
 MATCH_LIGHT = 0.25  # ... and its brightness within this (log ratio)
@@ -60,7 +63,7 @@ def _plan(board: Board) -> _PrintPlan:
     xy = np.array([[s.x, s.y] for s in board.spaces], np.float64)
     distance = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
     grey = np.array(HOLE_RGB[::-1], np.float64)
-    gain = np.full((n, 3), np.nan)
+    gain = np.ones((n, 3))
     owner = np.full(n, -1)
     for i, space in enumerate(board.spaces):
         if space.owner is not None and space.owner < len(board.seat_colours):
@@ -74,25 +77,33 @@ def _plan(board: Board) -> _PrintPlan:
     return _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
 
 
-def predicted_tints(samples: SpaceLooks, board: Board) -> np.ndarray:
-    """(N, 3): the look (chroma x, chroma y, brightness) each seat-tinted hole has when bare,
-    predicted channel by channel from the plain holes of this photo nearest to it (near
-    ones, because a lamp is never quite even) that look surely empty (grey and quiet); nan
-    for plain spaces, or where too few plain holes are seen to trust."""
+def predicted_print(samples: SpaceLooks, board: Board) -> np.ndarray:
+    """(N, 3): the look (chroma x, chroma y, brightness) of every bare hole's middle, from the
+    plain holes of this photo nearest to it (near ones, because a lamp is never quite even)
+    that look like most plain holes (bare ones): a plain hole looks like them, a seat's hole like
+    them with its share of the seat's colour, channel by channel. nan where too few plain
+    holes are seen to trust."""
     plan = _plan(board)
     want = np.full((len(board.spaces), 3), np.nan)
-    quiet = (samples.peaks.max(1) < PLAIN_QUIET) & (samples.far < PLAIN_QUIET)
-    grey = np.hypot(samples.centre[:, 0], samples.centre[:, 1]) < PLAIN_QUIET
-    pick = np.nonzero(plan.plain & samples.valid & quiet & grey)[0]
-    if len(pick) < MIN_PLAIN or len(plan.tinted) == 0:
+    # the plain holes' usual look (most are bare), and those near it: a token, a sleeve or
+    # glare over a plain hole is far from it in colour or brightness
+    pick = np.nonzero(plan.plain & samples.valid)[0]
+    if len(pick) < MIN_PLAIN:
+        return want
+    look = samples.centre[pick].astype(np.float64)
+    usual = np.median(look, 0)
+    if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
+        return want
+    alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
+    alike &= np.abs(np.log(np.maximum(look[:, 2], 1e-3) / max(usual[2], 1e-3))) <= PLAIN_SPREAD
+    pick = pick[alike]
+    if len(pick) < MIN_PLAIN:
         return want
     near = min(NEAREST_PLAIN, len(pick))
-    nearest = np.argpartition(plan.distance[np.ix_(plan.tinted, pick)], near - 1, axis=1)
-    bgr = bgr_of(samples.centre[pick].astype(np.float64))
-    hole = np.median(bgr[nearest[:, :near]], axis=1)  # (T, 3)
-    printed = hole * plan.gain[plan.tinted]
-    want[plan.tinted] = np.stack(chroma(printed[:, 0], printed[:, 1], printed[:, 2]), 1)
-    return want
+    nearest = np.argpartition(plan.distance[:, pick], near - 1, axis=1)[:, :near]
+    hole = np.median(bgr_of(samples.centre[pick].astype(np.float64))[nearest], axis=1)
+    printed = hole * plan.gain  # a camera's gain per channel, as seen on the plain grey
+    return np.stack(chroma(printed[:, 0], printed[:, 1], printed[:, 2]), 1)
 
 
 def tint_level(samples: SpaceLooks, strength: np.ndarray) -> np.ndarray:
@@ -129,7 +140,7 @@ def check_print(
     others: np.ndarray,
 ) -> PrintCheck:
     """Compare each seat's hole with its predicted bare print (`want`, from
-    `predicted_tints`). `strength`: chroma of the strongest peak in the seat's own hue;
+    `predicted_print`). `strength`: chroma of the strongest peak in the seat's own hue;
     `others`: in any other hue.
 
     The prediction is rough (a printer, a lens's blur), and a pale token can match it, so a
@@ -138,7 +149,7 @@ def check_print(
     prediction in colour or brightness, or far above the faintest, is no bare print."""
     alone = (others < PLAIN_QUIET) & (samples.far < PLAIN_QUIET) & (samples.clipped < 0.02)
     alone &= samples.valid
-    known = ~np.isnan(want).any(1)
+    known = ~np.isnan(want).any(1) & (_plan(board).gain != 1.0).any(1)  # seats' holes
     wanted = np.where(known[:, None], want, 0.0)
     off_colour = np.hypot(*(samples.centre[:, :2] - wanted[:, :2]).T)
     off_light = np.abs(
@@ -146,7 +157,8 @@ def check_print(
     )
     level = tint_level(samples, strength)
     lit_alike = alone & known & (off_light <= MATCH_LIGHT)  # not washed out, nor shaded
-    faintest, usual = _seat_levels(board, level, lit_alike)
+    faintest, _ = _seat_levels(board, level, alone & known)
+    _, usual = _seat_levels(board, level, lit_alike)
     shows = lit_alike & (off_colour <= MATCH_CHROMA) & (level <= faintest + MATCH_STEP)
     shows &= strength <= np.hypot(wanted[:, 0], wanted[:, 1]) + MATCH_EXCESS
     loose = (off_colour <= 2 * MATCH_CHROMA) & (off_light <= 1.4 * MATCH_LIGHT)

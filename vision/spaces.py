@@ -22,7 +22,7 @@ from rules.palette import PALETTE, UNKNOWN
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
-from vision.printlook import check_print, predicted_tints, tint_level
+from vision.printlook import check_print, predicted_print, tint_level
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
 
@@ -30,7 +30,9 @@ TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
 TOKEN_FAINT = 0.25  # below this, no token colour on a plain space
 QUIET = 0.2  # at most this, surely no token on a plain space (print, JPEG colour bleeding)
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
+TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
+TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predicted
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -141,7 +143,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
         shows = printed[idx]
         if shows.any():  # the tint as this photo shows it, where the print is seen bare
             level = min(float(np.median(print_level[idx[shows]])), TINT_CAP)
-            quiet[idx] = np.where(shows, level + 0.1, level + 0.02)
+            quiet[idx] = np.where(shows, level + 0.1, level)
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         vals = strength[idx, k]
@@ -150,8 +152,12 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
         order = np.sort(vals[(vals >= 0.15) & (others < TOKEN_FAINT)])
         if len(order) == 0:  # every hole covered: a token of the seat's colour beside another
             # must stand above the tint the plain holes predict, or above any tint
-            level = float(np.nanmedian(np.hypot(want[idx, 0], want[idx, 1])))
-            level = TINT_CAP if level != level else min(level, TINT_CAP)
+            predicted = np.hypot(want[idx, 0], want[idx, 1])
+            known = predicted[~np.isnan(predicted)]
+            # (a prediction off a badly lit grey can fall short: never under a usual tint)
+            level = (
+                float(np.clip(np.median(known), TINT_USUAL, TINT_CAP)) if len(known) else TINT_CAP
+            )
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         gaps = np.diff(order)
@@ -266,7 +272,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
     ).max(1, initial=0.0)
     others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
-    want = predicted_tints(samples, board)
+    want = predicted_print(samples, board)
     printed = check_print(samples, board, want, own, np.maximum(others, stray))
     bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
                       printed.shows, tint_level(samples, own), want)  # fmt: skip
@@ -284,13 +290,23 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     faint[owned, owner_k[owned]] = bars.faint[owned]
     full[owned, owner_k[owned]] = bars.full[owned]
     quiet_at[owned, owner_k[owned]] = bars.quiet[owned]
+    # no bare tint is much more colourful than this photo's plain holes predict it, and a
+    # token of the seat's colour stands well above that
+    predicted_tint = np.hypot(want[owned, 0], want[owned, 1])
+    at = (owned, owner_k[owned])
+    quiet_at[at] = np.fmin(quiet_at[at], predicted_tint + TINT_ROOM)
+    faint[at] = np.fmax(faint[at], predicted_tint + 0.15)
+    full[at] = np.fmax(full[at], predicted_tint + 0.3)
     # where the hole cannot be its bare print, its colour is no tint: at most plain quiet
     odd = np.nonzero((owner_k >= 0) & printed.unexplained)[0]
     quiet_at[odd, owner_k[odd]] = np.minimum(quiet_at[odd, owner_k[odd]], QUIET)
     cx, cy, light = samples.centre[:, 0], samples.centre[:, 1], samples.centre[:, 2]
     centre_chroma = np.hypot(cx, cy)
     # an empty space shows its print at the centre: a hole, not paper, skin or a white token
+    # (as the calibration saw it, else as this photo's plain holes predict it)
     empty_light = np.array([cal.empty_look(sid)[2] if cal else np.nan for sid in samples.ids])
+    predicted = np.isnan(empty_light) & ~np.isnan(want[:, 2])
+    empty_light = np.where(predicted, want[:, 2], empty_light)
     known = ~np.isnan(empty_light)
     off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
     # a printed hole is darker than the paper: nearly as bright, it is lost in glare
@@ -299,7 +315,12 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     hole_like = np.where(
         known,
         np.minimum.reduce(
-            [_conf(off_light, 0.45, 0.3), absolute, np.maximum(glare_then, _conf(light, 0.8, 0.72))]
+            [
+                # the photo's own prediction is closer than a calibration minutes ago
+                np.where(predicted, _conf(off_light, 0.35, 0.22), _conf(off_light, 0.45, 0.3)),
+                absolute,
+                np.maximum(glare_then, _conf(light, 0.8, 0.72)),
+            ]
         ),
         absolute,
     )
@@ -310,6 +331,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     ux, uy = np.cos(hue), np.sin(hue)
     along = np.clip(cx * ux + cy * uy, 0.0, tint_room)
     off_print = np.hypot(cx - along * ux, cy - along * uy)
+    # and where this photo's plain holes predict the print, near that colour
+    off_want = np.hypot(cx - want[:, 0], cy - want[:, 1])
+    like_print = np.where(np.isnan(off_want), 1.0, _conf(off_want, 0.25, 0.15))
     # no colour at all where a token would be: well under the faintest token, and under the
     # tint in the seat's own hue
     # against a tint the margin is thin: full confidence only clearly under it
@@ -323,7 +347,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         no_token=no_token,
         quiet=np.minimum(_conf(stray, 0.4, 0.28), _conf(samples.far, 0.4, 0.28)),
         hole_like=hole_like,
-        plain=_conf(off_print, 0.32, 0.2),
+        plain=np.minimum(_conf(off_print, 0.32, 0.2), like_print),
         stray=stray,
         light=light,
         centre_chroma=centre_chroma,

@@ -20,7 +20,14 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
-from vision.topview import TopView, cell_radius_mm, reader_ppm, search_radius_mm
+from vision.topview import (
+    TopView,
+    cell_radius_mm,
+    nearest_spacing,
+    paper_mask,
+    reader_ppm,
+    search_radius_mm,
+)
 
 HUE_BIN_DEG = 5.0
 HUE_BINS = int(round(360 / HUE_BIN_DEG))
@@ -42,6 +49,7 @@ class ReaderPlan:
     scales: tuple[tuple[int, int, int], ...]  # per token size: (first box, second box, peak window)
     hole: np.ndarray  # (P,) flat offsets of a small disc inside the printed hole
     ring: tuple[int, int]  # inner and outer half-size of the square ring around a token
+    spacing: float  # the median distance between neighbouring spaces, in top-view px
 
 
 def _hue_centres() -> np.ndarray:
@@ -92,7 +100,8 @@ def reader_plan(board: Board) -> ReaderPlan:
     inside = dx * dx + dy * dy <= r * r
     hole = (dy[inside] * w + dx[inside]).astype(np.int64)
     ring = (max(2, int(round(1.25 * radii[0]))), max(3, int(round(1.9 * radii[0]))))
-    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, ring)
+    spacing = float(np.median(nearest_spacing(board))) * ppm
+    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, ring, spacing)
 
 
 def _odd(half: float) -> int:
@@ -112,6 +121,9 @@ class SpaceLooks:
     clipped: np.ndarray  # (N,) float32: share of the hole's middle where the camera saturated
     spread: np.ndarray  # (N, HUE_BINS) float32: chroma of the square ring 1.25-1.9 token
     # radii around that peak: a token's colour is gone there, a hand's or a sleeve's is not
+    shade: np.ndarray  # (N,) float32: the bare paper's brightness near the space against the
+    # board's smooth paper field: 1 as lit as the board, less in a shadow the field did not
+    # follow (a hand's); nan where no bare paper is near
 
 
 def chroma(b, g, r, floor: float = 0.03):
@@ -172,8 +184,30 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     # the camera saturated in the hole's middle: a grey print never does but in glare
     clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
     return SpaceLooks(
-        board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread
-    )
+        board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
+        _shade(view, board, plan),
+    )  # fmt: skip
+
+
+def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
+    """Per space, the mean brightness of the bare paper within about a spacing of it, in the
+    paper-normalised view (a normalised Gaussian blur on a 4x smaller grid, sampled at the
+    space's centre)."""
+    h, w = plan.shape
+    small = (max(4, w // 4), max(4, h // 4))
+    paper = (paper_mask(board, view.ppm) & view.valid).astype(np.float32)
+    light = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)) * paper
+    light = cv2.resize(light, small, interpolation=cv2.INTER_AREA)
+    weight = cv2.resize(paper, small, interpolation=cv2.INTER_AREA)
+    sigma = plan.spacing * small[0] / w
+    light = cv2.GaussianBlur(light, (0, 0), sigma)
+    weight = cv2.GaussianBlur(weight, (0, 0), sigma)
+    y, x = np.divmod(plan.centre, w)
+    iy = np.clip((y * small[1]) // h, 0, small[1] - 1)
+    ix = np.clip((x * small[0]) // w, 0, small[0] - 1)
+    light, weight = light[iy, ix], weight[iy, ix]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weight > 0.02, light / weight, np.nan).astype(np.float32)
 
 
 def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndarray:

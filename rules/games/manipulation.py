@@ -826,7 +826,6 @@ class Manipulation(Game):
         dice = state.dice
         normal: list[tuple] = []
         setbacks: list[tuple] = []
-        seen_steps: set = set()
         star_beasts = self._star_beasts
         for c in self.colours_of[state.actor]:
             own = masks[c]
@@ -840,7 +839,11 @@ class Manipulation(Game):
                 entries = table.get(frm)
                 if entries is None:
                     continue
-                for tag, dest, path, need, beyond, bpath, alt, step, sbeyond, salt in entries[dice]:
+                ways = entries[dice]
+                # two ways of one token may reach one space: keep the first (one way never
+                # reaches a space twice, so a single way needs no check)
+                seen: set | None = set() if len(ways) > 1 else None
+                for tag, dest, path, need, beyond, bpath, alt, step, sbeyond, salt in ways:
                     if path & own or (need and own & need != need):
                         continue
                     if tag == "attack-back":
@@ -871,10 +874,10 @@ class Manipulation(Game):
                             if r == OWN or r == ALLY:
                                 continue
                             victim, setback = who, r == PARTNER
-                        key = (frm, target)
-                        if key in seen_steps:
-                            continue
-                        seen_steps.add(key)
+                        if seen is not None:
+                            if target in seen:
+                                continue
+                            seen.add(target)
                         option = (move, c, frm, target, victim, setback)
                         (setbacks if setback else normal).append(option)
         if setbacks and (not normal or self.options["setback"] == "any-time"):

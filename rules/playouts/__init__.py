@@ -1,11 +1,13 @@
 """Random playouts from any position, as fast as the rules allow: the coach's engine.
 
-A playout picks every move uniformly at random among the legal ones, the die included, with
-one draw of `rng.random()` per move, exactly as `rules.SeededChooser` does. So a seeded
-playout made here is move for move the game the public API would play from the same seed
-(tests/test_playouts.py checks that on seeded games for every game). Games whose public
-`legal_moves` + `apply` pair is slow in playouts register a routine that skips the checks a
-random legal move does not need; the rest use the public API.
+A playout picks every move uniformly at random among the legal ones, the die included. The
+public API and most routines do it with one draw of `rng.random()` per move, exactly as
+`rules.SeededChooser` does, so a seeded playout is move for move the game the public API
+would play from the same seed. Games whose public `legal_moves` + `apply` pair is slow in
+playouts register a routine that skips the checks a random legal move does not need; two of
+them (Playground Battles, The Right Moves) draw the move by rejection instead of listing all
+moves, so their seeded games differ from the public API's while every move is still legal
+and uniform among the legal ones (tests/test_playouts.py checks both kinds).
 """
 
 from __future__ import annotations
