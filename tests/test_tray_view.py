@@ -172,3 +172,10 @@ def test_a_die_at_the_trays_edge_counts_for_that_tray_alone():
     # between the red and the blue tray's ends: at most one of them
     corner = (red.x - 3.0, blue.y - 3.0)
     assert _lies_in(red, corner, nadir, 16.0) + _lies_in(blue, corner, nadir, 16.0) <= 1
+
+
+def test_a_two_beside_its_side_face_is_read():
+    """The side face above the two shows its pips just beyond the two's diagonal: in a top
+    view of a known scale that is no sign of a bigger face (one would be of the die's size,
+    and the two is), so the two stands (this throw was declined before)."""
+    assert _thrown("aggravation", 11006, [2], dice_seed=6) == [2]

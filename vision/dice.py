@@ -1033,6 +1033,12 @@ def _part_of_bigger_face(
         else:
             centred = _one_centred(grey, p, p.body)
         return not centred or _partner_pip(grey, p, p.body, pips, square_die_px)
+    if square_die_px is not None:
+        # a part of a bigger face is smaller than the die (a six's column or middle row, a
+        # four's side: 0.7 of its side), which the die's known size rules out; a part of the
+        # same size lacks pips on its own grid, which the bare-body check sees. What lies
+        # beyond the face there is the die's side face or the table.
+        return False
     if k in (2, 3) and _parallel_column(grey, ps, centre, inv, wh, pips):
         return True
     return 2 <= k <= 4 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3)
