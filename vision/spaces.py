@@ -14,6 +14,7 @@ token is never taken for a tinted hole: what cannot be told apart is unclear.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -83,6 +84,30 @@ def _windows(colours: tuple[str, ...], cal: Calibration | None) -> _Windows:
     return _Windows(chromatic, member, hues)
 
 
+@dataclass(frozen=True)
+class _Seats:
+    """Per board and colours, which spaces are printed in which seat's colour."""
+
+    owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
+    groups: dict[tuple[int, str], np.ndarray]  # (seat, kind) -> its spaces, printed alike
+    seats: dict[int, np.ndarray]  # seat -> all its spaces
+
+
+@lru_cache(maxsize=32)
+def _seats(board: Board, colours: tuple[str, ...]) -> _Seats:
+    owner_k = np.full(len(board.spaces), -1)
+    groups: dict[tuple[int, str], list[int]] = {}
+    for i, space in enumerate(board.spaces):
+        if space.owner is not None and space.owner < len(board.seat_colours):
+            colour = board.seat_colours[space.owner]
+            if colour in colours:
+                owner_k[i] = colours.index(colour)
+                groups.setdefault((space.owner, space.kind), []).append(i)
+    seats = {o: np.array([i for i, sp in enumerate(board.spaces) if sp.owner == o])
+             for o, _ in groups}  # fmt: skip
+    return _Seats(owner_k, {g: np.array(m) for g, m in groups.items()}, seats)
+
+
 def _conf(value: np.ndarray, zero: float, one: float) -> np.ndarray:
     """0 at `zero`, 1 at `one` (either order), linear between."""
     return np.clip((np.asarray(value, np.float64) - zero) / (one - zero), 0.0, 1.0)
@@ -114,14 +139,11 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
     quiet = np.full(n, QUIET)
     faint = np.full(n, TOKEN_FAINT)
     full = np.full(n, TOKEN_SURE)
-    groups: dict[tuple[int, str], list[int]] = {}
-    for i, space in enumerate(board.spaces):
-        if space.owner is not None and space.owner < len(board.seat_colours):
-            if board.seat_colours[space.owner] in win.colours:
-                groups.setdefault((space.owner, space.kind), []).append(i)
+    seating = _seats(board, win.colours)
+    groups = seating.groups
     drift = {}  # per seat, over all its spaces whose tint was seen
     for owner in {o for o, _ in groups}:
-        seat = [i for i, sp in enumerate(board.spaces) if sp.owner == owner]
+        seat = seating.seats[owner]
         known = [i for i in seat if cal and cal.empty_tint(board.spaces[i].id) is not None]
         colour = board.seat_colours[owner]
         drift[owner] = 1.0 if not known else _tint_drift(
@@ -132,7 +154,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
     for (owner, _kind), members in groups.items():
         colour = board.seat_colours[owner]
         k = win.colours.index(colour)
-        idx = np.array(members)
+        idx = members
         learned = [cal.empty_tint(board.spaces[i].id) if cal else None for i in idx]
         if all(v is not None for v in learned):
             level = np.minimum(np.array(learned, np.float64), TINT_CAP)
@@ -262,11 +284,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         strength[:, k] = np.where(win.member[k][None, :], samples.peaks, 0.0).max(1)
     claimed = win.member.any(0) if k_count else np.zeros(HUE_BINS, bool)
     stray = np.where(~claimed[None, :], samples.peaks, 0.0).max(1)
-    owner_k = np.full(n, -1)
-    for i, s in enumerate(board.spaces):
-        if s.owner is not None and s.owner < len(board.seat_colours):
-            c = board.seat_colours[s.owner]
-            owner_k[i] = win.colours.index(c) if c in win.colours else -1
+    owner_k = _seats(board, win.colours).owner_k
     own = np.where(owner_k >= 0, strength[np.arange(n), np.maximum(owner_k, 0)], 0.0)
     others = np.where(
         (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
