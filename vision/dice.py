@@ -202,7 +202,10 @@ def read_dice_all(
         if die_px < MIN_DIE_PX:
             return []  # too few pixels per pip to tell a five from a blob: never guess
         scale = WORK_DIE_PX / die_px
-        square = replace(config, square_die_px=die_px * scale)
+        # the die's known size bounds its pip grid (see DIE_SIZE_TOLERANCE), so pips small
+        # for their spacing (a design with fine pips) are read too
+        spacing = (config.spacing[0], max(config.spacing[1], SQUARE_SPACING_MAX))
+        square = replace(config, square_die_px=die_px * scale, spacing=spacing)
         return _read_grey(grey, square, scale, die_px * scale, square_view=True)
     if min(grey.shape) < SMALL_PHOTO_PX:
         # dice in so small a photo are either a few pixels (unreadable) or fill it
@@ -233,6 +236,9 @@ MIN_DIE_PX = 26.0
 # of the expected die side (a part of a face read as a smaller face turned by 45 degrees,
 # two pips of a four as a two, spans 0.7 of it)
 DIE_SIZE_TOLERANCE = (0.85, 1.3)
+# in such a view a face's pip grid half-spacing may be up to this many pip radii (dice with
+# fine pips: 0.08 of the side, 0.3 out); the face's size must still match the die's
+SQUARE_SPACING_MAX = 4.4
 # ... and in a photo of one die filling the frame (its size is only roughly known)
 _FILLING_SIZE_TOLERANCE = (0.65, 1.35)
 
@@ -1074,6 +1080,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
                 a, err, ang, lay = a_u, err_u, ang_u, lay_u
     if k == 1:
         a = float(np.mean(config.spacing))
+        if square:
+            # a lone pip tells nothing of its face's size, but the die's known size does
+            a = config.square_die_px / (2 * _FACE_HALF) / float(np.sqrt(cov[0, 0]))
     elif not (config.spacing[0] <= a <= config.spacing[1]):
         return None
     a_pips = a  # pip spacing in pip radii
@@ -1111,9 +1120,11 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         for j in np.flatnonzero(dist < 2.0):
             if _shape_compatible(ps[0], others[j]):
                 return None
-        if k >= 2:
+        if k >= 2 and not square:
             # a same-plane pip within 2.35a is part of this face's die (a touching die's pips
             # start about 2.7a out): this face is a piece of a bigger one that lost pips
+            # (a piece of a face is smaller than the die, which a square view's known die
+            # size rules out: there such a pip lies on a side face seen steeply)
             near = np.hypot(loc[:, 0], loc[:, 1]) < 2.35
             for j in np.flatnonzero(near & (dist >= 2.0)):
                 if _shape_compatible(ps[0], others[j]):

@@ -203,7 +203,10 @@ def combine(
         # where the counter found it (no walk), and searches only from what lies clear of
         # them (what lies beside a sure face could only be read as its side face)
         at = [_box_start(f) for f in sure]
-        owns = find_faces(grey, at, steps=0)
+        # ... at the die's known size: a face box reckoned from the pip grid is too big
+        # for a die with pips set far out, and the network then sees its side face's pips
+        # as more pips of the top face
+        owns = find_faces(grey, [(x, y, face_px or s) for x, y, s in at], steps=0)
         rest = [f for f in faces if f["confidence"] < sure_at]
         starts = [
             s for s in _starts(pips, rest, sure, face_px) if not any(_beside(s, c) for c in at)
