@@ -31,7 +31,7 @@ import numpy as np
 CAPTURES = ((1280, 960), (1640, 1232))
 DETAIL_SCALE = 2.0
 SETTLE_FRAMES = 3  # frames of a lying die the pipeline sees before it hands the roll over
-DEMO_THROWS_PER_CAMERA = 5
+DEMO_THROWS_PER_CAMERA = 2
 SWEEP_SIZES = (40, 32, 24, 16, 12, 8)
 SWEEP_LOOKS = ((0.0, 0.0), (1.0, 4.0))  # extra blur sigma (px), noise (grey levels)
 

@@ -659,12 +659,16 @@ def _body_check(
     ang: float,
     lay: np.ndarray,
     sharp: float = 1.0,
+    square: bool = False,
 ) -> float:
     """Fraction of face points without a pip that really are bare die body (0..1).
 
     For a fitted layout these are the empty positions of the 3x3 pip grid plus points near the
     face edge; a lone pip (value 1) gets rings around it. Catches missed pips (a five whose
     centre pip was lost must not read as four) and dark blobs that are not on a die.
+    ``square``: a face seen square on at the die's known size, where an edge point within
+    :data:`_EDGE_CLEAR` pip radii of a pip of the layout is left out (big pips set near the
+    edge: it shows only that pip's blurred rim).
     """
     body = float(np.median([p.body for p in ps]))
     inner = float(np.mean([p.body - p.contrast for p in ps]))
@@ -683,6 +687,9 @@ def _body_check(
         ey = max(1.0, float(np.abs(lay[:, 1]).max())) + 0.45
         edge = np.array([[u, v] for u in (-ex, 0.0, ex) for v in (-ey, 0.0, ey)])
         edge = edge[(np.abs(edge[:, 0]) > 1.0) | (np.abs(edge[:, 1]) > 1.0)] * a
+        if square:
+            gap = np.hypot(*(edge[:, None, :] - lay[None, :, :] * a).transpose(2, 0, 1))
+            edge = edge[gap.min(1) >= _EDGE_CLEAR]
         face = np.concatenate([empty, edge]) if len(empty) else edge
     vals = _sample(grey, _face_to_image(face, centre, inv, ang))
     # a blurred pip that was missed still dims its spot: blurred faces get a stricter test
@@ -701,6 +708,10 @@ def _body_check(
         # near the face edge the body may fall off (rounded edges, blur): a looser test
         good[n_empty:] = vals[n_empty:] > max(inner + 0.6 * (body - inner), 0.7 * body)
     return float(np.count_nonzero(good)) / len(vals)
+
+
+# (pip radii) an edge point this close to a pip's centre lies on its blurred rim
+_EDGE_CLEAR = 1.4
 
 
 def _empty_dip(
@@ -1148,7 +1159,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
-    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp)
+    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp, square)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
     fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
