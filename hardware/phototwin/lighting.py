@@ -56,9 +56,11 @@ def lookup(img: np.ndarray, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
 
 def to_lamp(light: Light, x, y, up) -> tuple:
     """Unit vector towards the lamp and the lamp's falloff (1 at the board's middle height)."""
-    lx, ly, lu = light.lamp[0] - x, light.lamp[1] - y, light.lamp[2] - up
+    # plain Python floats keep float32 arrays float32 (a NumPy float64 would widen them)
+    ax, ay, au = (float(v) for v in light.lamp)
+    lx, ly, lu = ax - x, ay - y, au - up
     dist = np.sqrt(lx * lx + ly * ly + lu * lu)
-    return (lx / dist, ly / dist, lu / dist), (light.lamp[2] / dist) ** 2
+    return (lx / dist, ly / dist, lu / dist), (au / dist) ** 2
 
 
 def lamp_strength(light: Light, x, y, up):
@@ -66,16 +68,17 @@ def lamp_strength(light: Light, x, y, up):
     to_l, falloff = to_lamp(light, x, y, up)
     spot = 1.0
     if np.isfinite(light.spot_sigma):
-        d2 = (x - light.spot_centre[0]) ** 2 + (y - light.spot_centre[1]) ** 2
+        sx, sy = float(light.spot_centre[0]), float(light.spot_centre[1])
+        d2 = (x - sx) ** 2 + (y - sy) ** 2
         spot = light.spot_floor + (1 - light.spot_floor) * np.exp(-d2 / (2 * light.spot_sigma**2))
     return to_l, light.key * spot * falloff
 
 
 def ambient_strength(light: Light, board_mid: tuple[float, float], x, y):
-    g = light.gradient
-    return light.ambient * np.maximum(
-        0.2, 1 + g[0] * (x - board_mid[0]) + g[1] * (y - board_mid[1])
-    )
+    gx, gy = float(light.gradient[0]), float(light.gradient[1])
+    if gx == 0.0 and gy == 0.0:
+        return light.ambient
+    return light.ambient * np.maximum(0.2, 1 + gx * (x - board_mid[0]) + gy * (y - board_mid[1]))
 
 
 def build(scene: Scene) -> ShadowMaps:

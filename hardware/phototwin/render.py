@@ -5,6 +5,7 @@ photo's size (sub-pixels averaged as a sensor's pixel area does) plus where the 
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from . import lighting, shapes
@@ -99,7 +100,11 @@ def _plane_radiance(scene: Scene, maps, x, y, normal, d) -> np.ndarray:
     seed = scene.meta["seed"] * 7919 + scene.meta["index"]
     on_board = ((x >= 0) & (x <= board.width) & (y >= 0) & (y <= board.height))[..., None]
     paper = _paper_at(scene, x, y) * surf.fibre(seed, x, y)[..., None]
-    table = surf.table_albedo(scene.table, seed + 1, x, y)
+    # the table is background: worked out at half resolution, then enlarged
+    half = (x.shape[1] // 2, x.shape[0] // 2)
+    hx, hy = (cv2.resize(a, half, interpolation=cv2.INTER_AREA) for a in (x, y))
+    table = surf.table_albedo(scene.table, seed + 1, hx, hy).astype(np.float32)
+    table = cv2.resize(table, (x.shape[1], x.shape[0]), interpolation=cv2.INTER_LINEAR)
     albedo = np.where(on_board, paper, table).astype(np.float32)
     up = np.zeros_like(x)
     key_rgb, hand_key, hand_amb, amb_occ = sample_maps(maps, x, y)

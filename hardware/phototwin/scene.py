@@ -360,7 +360,7 @@ def _light(board: Board, camera: Camera, rng: np.random.Generator, on) -> Light:
         ray = ray / np.linalg.norm(ray)
         mirrored = np.array([ray[0], ray[1], -ray[2]])
         lamp = point + mirrored * rng.uniform(600, 1500)
-        sheen, power = rng.uniform(0.25, 0.7), rng.uniform(15, 60)
+        sheen, power = rng.uniform(0.5, 1.5), rng.uniform(80, 300)
     warm = np.array([1.0, 0.93, 0.82]) if rng.random() < 0.5 else np.array([1.0, 1.0, 1.0])
     sky = np.array([0.95, 0.98, 1.04])
     grad = rng.normal(0, 1, 2)

@@ -29,7 +29,7 @@ def develop(linear: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.
         img = cv2.GaussianBlur(img, (0, 0), sensor.blur_sigma)
     img = img * sensor.wb_gains
     mosaic = _bayer(img)
-    sigma = sensor.noise * np.sqrt(0.25 + 2.0 * np.clip(mosaic, 0, 1))
+    sigma = sensor.noise * np.sqrt(0.1 + 2.0 * np.clip(mosaic, 0, 1))
     mosaic = mosaic + rng.standard_normal(mosaic.shape).astype(np.float32) * sigma
     raw = np.clip(mosaic * 65535, 0, 65535).astype(np.uint16)
     rgb = cv2.cvtColor(raw, cv2.COLOR_BayerRG2RGB_EA).astype(np.float32) / 65535

@@ -77,22 +77,24 @@ def fibre(rng_seed: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def table_albedo(table: Table, rng_seed: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Linear RGB albedo of the table top at points (x, y) mm."""
     rng = np.random.default_rng(rng_seed)
-    c, s = np.cos(table.grain_angle), np.sin(table.grain_angle)
+    c, s = float(np.cos(table.grain_angle)), float(np.sin(table.grain_angle))
     along, across = x * c + y * s, -x * s + y * c
+    rgb, second = table.rgb.astype(np.float32), table.second_rgb.astype(np.float32)
     if table.kind == "wood":
-        warp = 6.0 * value_noise(rng, along * 0.08, across, 2.0)
+        # growth rings: long streaks along the grain, wandering slowly across it
+        warp = 0.6 * table.period * value_noise(rng, along / 25.0, across / 4.0, 1.0)
         rings = 0.5 + 0.5 * np.sin(2 * np.pi * (across + warp) / table.period)
-        rings = rings**3 * (0.6 + 0.4 * value_noise(rng, along, across, 40.0))
+        rings = rings**4 * (0.7 + 0.3 * value_noise(rng, along, across, 60.0))
+        pores = 1 + 0.04 * value_noise(rng, along / 12.0, across, 1.2)
         mix = np.clip(rings, 0, 1)[..., None]
-        fine = (1 + 0.05 * value_noise(rng, along * 0.1, across * 3, 0.5))[..., None]
-        return (table.rgb * (1 - mix) + table.second_rgb * mix) * fine
+        return (rgb * (1 - mix) + second * mix) * pores[..., None]
     if table.checked:
         a = np.floor(along / table.period) % 2
         b = np.floor(across / table.period) % 2
         mix = (0.5 * a + 0.5 * b)[..., None]
-        albedo = table.rgb * (1 - mix) + table.second_rgb * mix
+        albedo = rgb * (1 - mix) + second * mix
     else:
-        albedo = np.broadcast_to(table.rgb, x.shape + (3,))
-    weave = 1 + 0.06 * np.sin(2 * np.pi * along / 1.6) * np.sin(2 * np.pi * across / 1.6)
+        albedo = np.broadcast_to(rgb, x.shape + (3,))
+    weave = 1 + 0.05 * np.sin(2 * np.pi * along / 2.2) * np.sin(2 * np.pi * across / 2.2)
     folds = 1 + 0.08 * value_noise(rng, x, y, 60.0)
     return albedo * (weave * folds)[..., None]
