@@ -22,6 +22,7 @@ import numpy as np
 from . import sensor
 from .render import render_linear
 from .scene import CONDITION_SETS, CONDITIONS, Scene, sample, stream
+from .tiles import printed_at
 
 __all__ = ["CONDITIONS", "CONDITION_SETS", "render", "render_scene", "sample", "truth_of"]
 
@@ -58,7 +59,8 @@ def truth_of(scene: Scene, hand_cover: np.ndarray | None = None) -> dict:
     """What is really on the table, and where things land in the photo (for checks and for
     looking at misses): spaces' and markers' pixel positions, the pieces, the scene's settings."""
     board, cam = scene.board, scene.camera
-    centres = cam.project(np.array([(s.x, s.y, 0.0) for s in board.spaces]))
+    tiles = scene.paper.tiles
+    centres = cam.project(np.array([(*printed_at(tiles, s.x, s.y), 0.0) for s in board.spaces]))
     hidden: list[str] = []
     if hand_cover is not None and scene.hand is not None:
         for space, (u, v) in zip(board.spaces, centres, strict=True):
@@ -67,7 +69,9 @@ def truth_of(scene: Scene, hand_cover: np.ndarray | None = None) -> dict:
                 if hand_cover[iv, iu] > 0.5:
                     hidden.append(space.id)
     markers = {
-        str(mid): cam.project(np.array([(x, y, 0.0) for x, y in corners])).round(2).tolist()
+        str(mid): cam.project(np.array([(*printed_at(tiles, x, y), 0.0) for x, y in corners]))
+        .round(2)
+        .tolist()
         for mid, corners in board.marker_squares().items()
     }
     return {

@@ -12,6 +12,7 @@ from . import lighting, shapes
 from . import surfaces as surf
 from .lighting import ambient_strength, hand_at, lamp_strength, sample_maps
 from .scene import Scene, curl_height
+from .tiles import artwork_point
 
 PIECE_SUPERSAMPLE = 3  # rays per pixel side where a piece or the hand is
 
@@ -91,15 +92,34 @@ def photo_scale(scene: Scene) -> float:
 
 
 def _paper_at(scene: Scene, x, y) -> np.ndarray:
+    """The paper's reflectance at table points (on taped sheets: each sheet's own print, and
+    the shade of the sheet edges)."""
     art = surf.artwork(scene.board, photo_scale(scene))
-    return surf.as_printed(surf.sample_paper(art, x, y), scene.paper)
+    if not scene.paper.tiles:
+        return surf.as_printed(surf.sample_paper(art, x, y), scene.paper)
+    ax, ay, _, shade = artwork_point(scene.paper.tiles, x, y)
+    return surf.as_printed(surf.sample_paper(art, ax, ay), scene.paper) * shade[..., None]
+
+
+def _on_paper(scene: Scene, x, y) -> np.ndarray:
+    board = scene.board
+    if scene.paper.tiles:
+        return artwork_point(scene.paper.tiles, x, y)[2]
+    return (x >= 0) & (x <= board.width) & (y >= 0) & (y <= board.height)
 
 
 def _plane_radiance(scene: Scene, maps, x, y, normal, d) -> np.ndarray:
     board, light = scene.board, scene.light
     seed = scene.meta["seed"] * 7919 + scene.meta["index"]
-    on_board = ((x >= 0) & (x <= board.width) & (y >= 0) & (y <= board.height))[..., None]
-    paper = _paper_at(scene, x, y) * surf.fibre(seed, x, y)[..., None]
+    if scene.paper.tiles:
+        ax, ay, covered, shade = artwork_point(scene.paper.tiles, x, y)
+        art = surf.artwork(board, photo_scale(scene))
+        paper = surf.as_printed(surf.sample_paper(art, ax, ay), scene.paper) * shade[..., None]
+        on_board = covered[..., None]
+    else:
+        on_board = _on_paper(scene, x, y)[..., None]
+        paper = _paper_at(scene, x, y)
+    paper = paper * surf.fibre(seed, x, y)[..., None]
     # the table is background: worked out at half resolution, then enlarged
     half = (x.shape[1] // 2, x.shape[0] // 2)
     hx, hy = (cv2.resize(a, half, interpolation=cv2.INTER_AREA) for a in (x, y))

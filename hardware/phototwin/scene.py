@@ -17,6 +17,7 @@ from rules.geometry import Board
 from . import colours as tone
 from .camera import Camera, place_camera
 from .pieces import PIECE_KIND, Piece
+from .tiles import Tile, printed_at, tiles_for
 
 # The issue's conditions, one by one; "hands" is the issue's "now and then a hand" (one photo in
 # five) used in the mixed sets, "hand" puts a hand in every photo.
@@ -33,7 +34,7 @@ ISSUE_CONDITIONS = (
     "hand",
 )
 # What real photos add beyond the issue's list.
-EXTRA_CONDITIONS = ("curl", "glare", "perspective")
+EXTRA_CONDITIONS = ("curl", "glare", "perspective", "tiles")
 CONDITIONS = ISSUE_CONDITIONS + EXTRA_CONDITIONS
 CONDITION_SETS: dict[str, tuple[str, ...]] = {
     "plain": (),
@@ -94,6 +95,7 @@ class Paper:
     ]  # (amplitude, angle, wavelength, phase)
     edge_lift: tuple[float, float, float, float]  # mm at the left, top, right, bottom edges
     edge_width: float
+    tiles: tuple[Tile, ...] = ()  # A4 sheets taped together (empty: one flawless sheet)
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,8 @@ class Sensor:
     blur_sigma: float  # px, defocus (plus the lens's own softness)
     sharpen: float  # the camera's own unsharp mask
     jpeg_quality: int
+    vignette: float = 0.0  # light lost in the corners (share), after the ISP's lens shading
+    fringe: float = 0.0  # lateral chromatic aberration: red magnified by this, blue shrunk
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ def sample(game_name: str, seed: int, index: int, conditions) -> Scene:
     game = _game(game_name)
     board = game.board
     placement = _placement(game, stream(seed, index, game_name, "placement"))
-    paper = _paper(stream(seed, index, game_name, "paper"), "paper_tint" in on, "curl" in on)
+    paper = _paper(board, stream(seed, index, game_name, "paper"), on)
     pieces = _pieces(
         game_name,
         board,
@@ -226,27 +230,25 @@ def curl_height(paper: Paper, board: Board, x, y):
     return h
 
 
-def _paper(rng: np.random.Generator, tinted: bool, curled: bool) -> Paper:
-    tint = np.ones(3, np.float32) * rng.uniform(0.86, 0.92)
-    if tinted:  # cream, grey, recycled or bluish-white paper
-        tint = tint * np.array([1.0, 1.0, 1.0]) * (1 + rng.uniform(-0.07, 0.07, 3))
-        tint = tint * np.array([1.02, 1.0, 0.93]) if rng.random() < 0.5 else tint
+def _paper(board: Board, rng: np.random.Generator, on) -> Paper:
+    # every value is drawn whatever the conditions, so one condition never shifts another's draw
+    white = rng.uniform(0.86, 0.92)
+    tint = white * (1 + rng.uniform(-0.07, 0.07, 3))  # cream, grey, recycled, bluish-white
+    if rng.random() < 0.5:
+        tint = tint * np.array([1.02, 1.0, 0.93])
+    if "paper_tint" not in on:
+        tint = np.full(3, white)
     matrix = np.eye(3) + rng.normal(0, 0.03, (3, 3))
-    waves, lift = (), (0.0, 0.0, 0.0, 0.0)
-    if curled:
-        waves = tuple(
-            (
-                rng.uniform(0.5, 3.0),
-                rng.uniform(0, np.pi),
-                rng.uniform(80, 260),
-                rng.uniform(0, 6.3),
-            )
-            for _ in range(2)
-        )
-        lift = tuple(float(rng.uniform(0, 8)) if rng.random() < 0.5 else 0.0 for _ in range(4))
-    return Paper(
-        tint.astype(np.float32), matrix.astype(np.float32), waves, lift, float(rng.uniform(25, 60))
+    waves = tuple(
+        (rng.uniform(0.5, 3.0), rng.uniform(0, np.pi), rng.uniform(80, 260), rng.uniform(0, 6.3))
+        for _ in range(2)
     )
+    lift = tuple(float(rng.uniform(0, 8)) if rng.random() < 0.5 else 0.0 for _ in range(4))
+    width = float(rng.uniform(25, 60))
+    if "curl" not in on:
+        waves, lift = (), (0.0, 0.0, 0.0, 0.0)
+    sheets = tiles_for(board, rng) if "tiles" in on else ()
+    return Paper(tint.astype(np.float32), matrix.astype(np.float32), waves, lift, width, sheets)
 
 
 def _pieces(
@@ -264,6 +266,7 @@ def _pieces(
     pieces: list[Piece] = []
     for space_id, colour in sorted(placement.items()):
         space = board.space(space_id)
+        home_x, home_y = printed_at(paper.tiles, space.x, space.y)
         names = colour.split("+")
         for k, name in enumerate(names):
             if name not in sets:
@@ -275,7 +278,7 @@ def _pieces(
                 albedo = tone.token_colour(sets[name], rng)
             r = reach * np.sqrt(rng.random())
             angle = rng.uniform(0, 2 * np.pi)
-            x, y = space.x + r * np.cos(angle), space.y + r * np.sin(angle)
+            x, y = home_x + r * np.cos(angle), home_y + r * np.sin(angle)
             size = board.token_radius * (0.97 if kind != "marble" else 1.0)
             yaw = rng.normal(0, 0.2) if kind == "stand" else rng.uniform(0, 2 * np.pi)
             if len(names) == 2:  # a battle: both stands on the square, face to face
@@ -298,10 +301,10 @@ def _pieces(
                     milks[name],
                 )
             )
-    return tuple(_apart(pieces, board))
+    return tuple(_apart(pieces, board, paper.tiles))
 
 
-def _apart(pieces: list[Piece], board: Board) -> list[Piece]:
+def _apart(pieces: list[Piece], board: Board, tiles: tuple[Tile, ...]) -> list[Piece]:
     """Two pieces cannot overlap: a piece pushed into its neighbour slides back towards its own
     space centre (a hand would not put it through the other one)."""
     out = list(pieces)
@@ -311,16 +314,17 @@ def _apart(pieces: list[Piece], board: Board) -> list[Piece]:
             for j in range(i + 1, len(out)):
                 a, b = out[i], out[j]
                 if a.space != b.space and np.hypot(a.x - b.x, a.y - b.y) < a.size + b.size + 0.3:
-                    out[i], out[j] = _towards_home(a, board), _towards_home(b, board)
+                    out[i], out[j] = _towards_home(a, board, tiles), _towards_home(b, board, tiles)
                     moved = True
         if not moved:
             break
     return out
 
 
-def _towards_home(piece: Piece, board: Board) -> Piece:
-    home = board.space(piece.space)
-    return replace(piece, x=(piece.x + home.x) / 2, y=(piece.y + home.y) / 2)
+def _towards_home(piece: Piece, board: Board, tiles: tuple[Tile, ...]) -> Piece:
+    space = board.space(piece.space)
+    hx, hy = printed_at(tiles, space.x, space.y)
+    return replace(piece, x=(piece.x + hx) / 2, y=(piece.y + hy) / 2)
 
 
 def _camera(board: Board, rng: np.random.Generator, on: tuple[str, ...]) -> Camera:
@@ -451,15 +455,21 @@ def _hand(board: Board, rng: np.random.Generator) -> Hand:
 
 
 def _sensor(rng: np.random.Generator, on) -> Sensor:
-    if "white_balance" in on:
-        cast = rng.uniform(0.05, 0.15) * (1 if rng.random() < 0.5 else -1)
-        gains = np.array([1 + cast, 1 + rng.uniform(-0.03, 0.03), 1 - cast])
-    else:
-        gains = np.ones(3)
+    # every value is drawn whatever the conditions, so one condition never shifts another's draw
+    cast = rng.uniform(0.05, 0.15) * (1 if rng.random() < 0.5 else -1)
+    green = rng.uniform(-0.03, 0.03)
+    noise, blur = rng.uniform(0.012, 0.03), rng.uniform(0.4, 1.2)
+    sharpen, quality = rng.uniform(0.2, 0.6), int(rng.integers(70, 91))
+    lens = "lens" in on
+    vignette = rng.uniform(0.15, 0.35) if lens else rng.uniform(0.03, 0.12)
+    fringe = rng.uniform(0.0005, 0.0015) * (1 if rng.random() < 0.5 else -1)
+    gains = [1 + cast, 1 + green, 1 - cast] if "white_balance" in on else [1.0, 1.0, 1.0]
     return Sensor(
-        wb_gains=gains.astype(np.float32),
-        noise=float(rng.uniform(0.012, 0.03)) if "noise" in on else 0.003,
-        blur_sigma=float(rng.uniform(0.4, 1.2)) if "defocus" in on else 0.35,
-        sharpen=float(rng.uniform(0.2, 0.6)),
-        jpeg_quality=int(rng.integers(70, 91)) if "jpeg" in on else 95,
+        wb_gains=np.array(gains, np.float32),
+        noise=float(noise) if "noise" in on else 0.003,
+        blur_sigma=float(blur) if "defocus" in on else 0.35,
+        sharpen=float(sharpen),
+        jpeg_quality=quality if "jpeg" in on else 95,
+        vignette=float(vignette),
+        fringe=float(fringe) if lens else 0.0,
     )

@@ -27,6 +27,7 @@ def develop(linear: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.
     img = linear
     if sensor.blur_sigma > 0:
         img = cv2.GaussianBlur(img, (0, 0), sensor.blur_sigma)
+    img = _lens_shading(img, sensor.vignette, sensor.fringe)
     img = img * sensor.wb_gains
     mosaic = _bayer(img)
     sigma = sensor.noise * np.sqrt(0.1 + 2.0 * np.clip(mosaic, 0, 1))
@@ -57,3 +58,25 @@ def _bayer(rgb: np.ndarray) -> np.ndarray:
     out[1::2, 0::2] = rgb[1::2, 0::2, 1]
     out[1::2, 1::2] = rgb[1::2, 1::2, 0]
     return out
+
+
+def _lens_shading(rgb: np.ndarray, vignette: float, fringe: float) -> np.ndarray:
+    """Corners darker (what the ISP's lens-shading correction leaves) and, with a cheap lens,
+    red and blue images of slightly different sizes (colour fringes towards the corners)."""
+    h, w = rgb.shape[:2]
+    cx, cy = w / 2 - 0.5, h / 2 - 0.5
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - cx) ** 2 + (yy - cy) ** 2) / (cx * cx + cy * cy)
+    out = rgb * (1 - vignette * r2)[..., None]
+    if fringe:
+        for channel, scale in ((0, 1 + fringe), (2, 1 - fringe)):
+            mx = (xx - cx) / scale + cx
+            my = (yy - cy) / scale + cy
+            out[..., channel] = cv2.remap(
+                np.ascontiguousarray(out[..., channel]),
+                mx,
+                my,
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+    return out.astype(np.float32)
