@@ -282,6 +282,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     strength = np.zeros((n, k_count))
     for k in range(k_count):
         strength[:, k] = np.where(win.member[k][None, :], samples.peaks, 0.0).max(1)
+    strength[~samples.valid] = 0.0  # a space out of view (or under a hand) tells nothing
     claimed = win.member.any(0) if k_count else np.zeros(HUE_BINS, bool)
     stray = np.where(~claimed[None, :], samples.peaks, 0.0).max(1)
     owner_k = _seats(board, win.colours).owner_k
