@@ -96,6 +96,19 @@ def figures(n: Counter, ms: list[float]) -> dict[str, Any]:
         "hand_frames": n["hand_frames"],
         "hand_frames_flagged": n["hand_flagged"],
         "ms_per_frame": round(sum(ms) / len(ms), 2) if ms else None,
+        "counts": {
+            k: n[k]
+            for k in (
+                "spaces",
+                "right",
+                "unclear",
+                "wrong",
+                "tokens",
+                "tokens_read",
+                "perfect",
+                "frames",
+            )
+        },
     }
 
 
