@@ -79,7 +79,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "vision":
         from .vision_cli import bench, stress
 
-        if args.stress:
+        if args.twin:
+            from .bench_twin import DEFAULT_SETS
+            from .bench_twin import run as run_twin
+
+            sets = tuple(args.sets.split(",")) if args.sets else DEFAULT_SETS
+            games = (args.game,) if args.game else None
+            report = run_twin(args.frames, args.seed, sets, games, args.save)
+        elif args.stress:
             report = stress(args.frames, args.seed, progress=True)
         else:
             report = bench(args.frames, args.seed, progress=True)
@@ -268,6 +275,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--stress", action="store_true",
         help="vision: the board reader on photo-like frames, condition by condition",
     )  # fmt: skip
+    bench.add_argument(
+        "--twin", action="store_true",
+        help="vision: the board reader on the independent photo-like table "
+        "(hardware.phototwin), each photo read alone as `vision read` does",
+    )  # fmt: skip
+    bench.add_argument(
+        "--sets", default=None,
+        help="vision --twin: comma-separated condition sets (default: plain, each condition "
+        "alone, issue14 and all)",
+    )  # fmt: skip
+    bench.add_argument("--save", default=None, help="vision --twin: save a missed photo of each "
+                       "kind (photo, truth, reading) in this folder")  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")
     bench.add_argument(

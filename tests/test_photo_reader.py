@@ -7,6 +7,7 @@ the safety assertion is absolute: no space is ever read wrong with confidence.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -15,6 +16,9 @@ from hardware.phototable import CONDITIONS, PhotoTable
 from rules.palette import UNKNOWN
 from vision.bench import evaluate_photos
 from vision.calibrate import calibrate
+from vision.config import DEFAULT_CONFIG
+from vision.hand import detect_hand
+from vision.locate import locate
 from vision.observation import observe
 from vision.spaces import candidate_colours
 
@@ -101,3 +105,54 @@ def test_a_hand_over_the_board_never_makes_a_misreading(name):
         obs = observe(table.render(placement, hand=True)[0], [board])
         wrong = [s for s, (c, _) in obs.spaces.items() if c not in (placement.get(s), UNKNOWN)]
         assert wrong == [], (seed, wrong)
+
+
+def _spaces_changed_by_the_hand(board, table, placement) -> set[str]:
+    """Spaces whose middle the hand itself changes (the same photo taken without it)."""
+    with_hand, _ = table.render(placement, hand=True, index=0)
+    without, _ = table.render(placement, hand=False, index=0)
+    to_image = np.linalg.inv(locate(DEFAULT_CONFIG, without, [board]).homography)
+    middles = cv2.perspectiveTransform(
+        np.array([[[s.x, s.y] for s in board.spaces]], np.float64), to_image
+    )[0]
+    change = np.abs(with_hand.astype(int) - without.astype(int)).max(2)
+    return {
+        s.id for s, (x, y) in zip(board.spaces, middles, strict=True) if change[int(y), int(x)] > 90
+    }
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_hand_over_a_crowded_grid_covers_the_spaces_under_it(seed):
+    """The hand is found on plain paper; over Playground Battles' grid there is little of it,
+    and the spaces under the hand were missed (they must be neither read nor learnt from)."""
+    board = rules.get("playground-battles").board
+    table = PhotoTable(board, seed=seed, conditions=ISSUE_CONDITIONS)
+    placement = {"c1": "red", "a2": "blue", "j7": "blue", "d8": "red"}
+    under = _spaces_changed_by_the_hand(board, table, placement)
+    frame, _ = table.render(placement, hand=True, index=0)
+    seen = detect_hand(
+        DEFAULT_CONFIG, frame, board, locate(DEFAULT_CONFIG, frame, [board]).homography
+    )
+    assert seen.hand and under
+    assert under <= seen.covers(board, DEFAULT_CONFIG, margin_mm=0.0)
+
+
+def test_holes_under_a_hand_teach_the_reader_nothing():
+    """A development frame where a hand lay over most of blue's base and home holes: the few
+    blue holes left in view were read as blue marbles, their tint judged with covered ones."""
+    board = rules.get("aggravation").board
+    placement = {
+        "t07": "red", "t08": "green", "t14": "yellow", "t15": "green", "t17": "red",
+        "t23": "yellow", "t33": "yellow", "t35": "yellow", "t40": "red", "t45": "red",
+        "t50": "yellow", "t53": "green", "red-h2": "yellow", "red-b3": "blue",
+        "blue-b1": "green", "yellow-h1": "red", "green-b4": "green",
+    }  # fmt: skip
+    frame, _ = PhotoTable(board, seed=930500, conditions=ISSUE_CONDITIONS).render(
+        placement, hand=True
+    )
+    obs = observe(frame, [board])
+    assert obs.hand
+    wrong = [s for s, (c, _) in obs.spaces.items() if c not in (placement.get(s), UNKNOWN)]
+    assert wrong == []
+    readable = [s.id for s in board.spaces if s.id.startswith("blue-") and s.id not in obs.unclear]
+    assert readable  # some of blue's holes were in view and read

@@ -128,7 +128,8 @@ def detect_hand(
     """Flag a hand/arm (or any large foreign object) over the board."""
     top = rectify(config, image, board, homography)
     mask = _static_mask(board, config.hand_px).copy()
-    mask[cv2.inRange(top, (0, 0, 0), (0, 0, 0)) > 0] = 0  # outside the frame
+    inside = cv2.inRange(top, (0, 0, 0), (0, 0, 0)) == 0  # not outside the frame
+    mask[~inside] = 0
     total = float(mask.shape[0] * mask.shape[1])
     bal = _balanced(top, mask)
     if reference is not None and reference.shape == top.shape:
@@ -143,7 +144,20 @@ def detect_hand(
     chroma = np.hypot(a, b)
     hue = np.degrees(np.arctan2(b, a))
     skin = (L > 15) & (L < 92) & (chroma > 9) & (chroma < 50) & (hue > 25) & (hue < 80)
-    skin &= mask > 0
-    largest, blob = _largest_blob(skin.astype(np.uint8) * 255)
+    skin &= inside > 0
+    largest, blob = _largest_blob(np.where(mask > 0, skin, False).astype(np.uint8) * 255)
     area = largest / total
-    return HandResult(area >= config.hand_min_area, area, "skin", blob)
+    if area < config.hand_min_area:
+        return HandResult(False, area, "skin", blob)
+    return HandResult(True, area, "skin", _grown(blob, skin))
+
+
+def _grown(blob: np.ndarray, skin: np.ndarray) -> np.ndarray:
+    """The hand is found on plain paper only, but it lies over spaces too: every run of skin
+    colour that touches it (over a crowded grid, most of the hand) is part of it."""
+    runs, labels = cv2.connectedComponents(skin.astype(np.uint8), connectivity=8)
+    if runs <= 1:
+        return blob
+    touching = np.unique(labels[(blob > 0) & skin])
+    touching = touching[touching > 0]
+    return np.where(np.isin(labels, touching) | (blob > 0), 255, 0).astype(np.uint8)

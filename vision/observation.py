@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -82,17 +82,21 @@ def observe(
     board = loc.board
     cal = _calibration_for(calibration, board)
     t2 = time.perf_counter()
-    samples = sample_spaces(config, frame, board, loc.homography, loc.markers)
-    spaces = classify_spaces(config, samples, board, cal)
-    t3 = time.perf_counter()
-    timings["spaces"] = (t3 - t2) * 1e3
     ref = cal.top_view if cal is not None else None
     seen_hand = detect_hand(config, frame, board, loc.homography, ref)
     hand = seen_hand.hand
-    # what lies under a hand (or close beside it) is not read: a sleeve is no token; nor what
-    # lies in its shadow, where the light is not the board's
-    for sid in seen_hand.covers(board, config, margin_mm=HAND_MARGIN * board.token_radius):
-        spaces[sid] = (UNKNOWN, 0.0)
+    t3 = time.perf_counter()
+    timings["hand"] = (t3 - t2) * 1e3
+    samples = sample_spaces(config, frame, board, loc.homography, loc.markers)
+    # what lies under a hand (or close beside it) is neither read nor learnt from (a sleeve
+    # is no token, nor skin a seat's tint); nor, below, what lies in its shadow, where the
+    # light is not the board's
+    covered = seen_hand.covers(board, config, margin_mm=HAND_MARGIN * board.token_radius)
+    if covered:
+        samples = replace(samples, valid=samples.valid & ~np.isin(samples.ids, list(covered)))
+    spaces = classify_spaces(config, samples, board, cal)
+    t4 = time.perf_counter()
+    timings["spaces"] = (t4 - t3) * 1e3
     if hand:
         for sid in np.asarray(samples.ids)[~(samples.shade >= HAND_SHADOW)]:
             spaces[sid] = (UNKNOWN, 0.0)
@@ -100,8 +104,6 @@ def observe(
         for sid, (reading, _) in list(spaces.items()):
             if is_contest(reading):
                 spaces[sid] = (UNKNOWN, 0.0)
-    t4 = time.perf_counter()
-    timings["hand"] = (t4 - t3) * 1e3
     placement = {sid: colour for sid, (colour, _) in spaces.items() if colour is not None}
     unclear = tuple(sid for sid, (colour, _) in spaces.items() if colour == UNKNOWN)
     timings["total"] = (time.perf_counter() - t0) * 1e3

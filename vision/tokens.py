@@ -192,22 +192,25 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
 def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
     """Per space, the mean brightness of the bare paper within about a spacing of it, in the
     paper-normalised view (a normalised Gaussian blur on a 4x smaller grid, sampled at the
-    space's centre)."""
+    space's centre). Where rows of holes and print leave almost no paper that close (a
+    crowded arm), the paper within about three spacings says it instead."""
     h, w = plan.shape
     small = (max(4, w // 4), max(4, h // 4))
     paper = (paper_mask(board, view.ppm) & view.valid).astype(np.float32)
     light = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)) * paper
     light = cv2.resize(light, small, interpolation=cv2.INTER_AREA)
     weight = cv2.resize(paper, small, interpolation=cv2.INTER_AREA)
-    sigma = plan.spacing * small[0] / w
-    light = cv2.GaussianBlur(light, (0, 0), sigma)
-    weight = cv2.GaussianBlur(weight, (0, 0), sigma)
     y, x = np.divmod(plan.centre, w)
     iy = np.clip((y * small[1]) // h, 0, small[1] - 1)
     ix = np.clip((x * small[0]) // w, 0, small[0] - 1)
-    light, weight = light[iy, ix], weight[iy, ix]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(weight > 0.02, light / weight, np.nan).astype(np.float32)
+    shade = np.full(len(plan.centre), np.nan, np.float32)
+    for reach in (3.0, 1.0):  # the nearer paper, where there is enough of it, has the last word
+        sigma = reach * plan.spacing * small[0] / w
+        near_light = cv2.GaussianBlur(light, (0, 0), sigma)[iy, ix]
+        near_weight = cv2.GaussianBlur(weight, (0, 0), sigma)[iy, ix]
+        enough = near_weight > 0.02
+        shade[enough] = near_light[enough] / near_weight[enough]
+    return shade
 
 
 def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndarray:
