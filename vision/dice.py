@@ -280,7 +280,12 @@ def _read_grey(
     else:
         max_r = max(3, int(round(_PIP_PER_DIE * die_px)))
     pips = find_pips(
-        grey, max_radius=max_r, min_area=config.min_pip_area, min_contrast=config.min_pip_contrast
+        grey,
+        max_radius=max_r,
+        min_area=config.min_pip_area,
+        min_contrast=config.min_pip_contrast,
+        # at the die's known size a blob too big for a pip is no die of another size
+        split_merged=square_view and die_px is not None,
     )
     if square_view and die_px is not None:
         # a top face seen square on shows round pips of a size the die's fixes: side faces'

@@ -83,10 +83,13 @@ def find_pips(
     min_contrast: float = 40.0,
     rel_contrast: float = 0.3,
     min_body: float = 80.0,
+    split_merged: bool = False,
 ) -> list[Pip]:
     """Dark round blobs with a bright, even surround in a grey image (uint8).
 
     ``max_radius`` bounds the pip size in pixels (the closing kernel is a bit larger).
+    ``split_merged``: a blob too big for one pip is cut at a deeper darkness into the pips it
+    may be (big pips set close, as on a tight six, blur together across the narrow gap).
     """
     k = 2 * max_radius + 3
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -97,52 +100,98 @@ def find_pips(
     mask = (diff.astype(np.float32) > thr).astype(np.uint8)
     max_area = np.pi * max_radius**2 * 1.2
     mask = fill_holes(mask, max_area)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    h, w = grey.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     pips: list[Pip] = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if area < min_area or area > max_area:
-            continue
-        if bw > 2 * max_radius + 2 or bh > 2 * max_radius + 2:
-            continue
         sub = labels[y : y + bh, x : x + bw] == i
-        m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
-        mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
-        tr = mu20 + mu02
-        det = mu20 * mu02 - mu11**2
-        disc = np.sqrt(max(tr * tr / 4 - det, 0.0))
-        l1, l2 = tr / 2 + disc, max(tr / 2 - disc, 1e-6)
-        # for a filled ellipse, variance along an axis = semi-axis^2 / 4
-        major, minor = 2 * np.sqrt(l1), 2 * np.sqrt(l2)
-        angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
-        fill = area / (np.pi * major * minor)
-        if fill < 0.6 or major / max(minor, 1e-6) > 4.5:
-            continue
-        cx, cy = cents[i]
-        # surround check: points at ~2 radii around the pip must be bright (die body)
-        r = max(major, 2.0) * 1.2 + 1.5
-        ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-        px = np.clip(np.round(cx + r * np.cos(ang)).astype(int), 0, w - 1)
-        py = np.clip(np.round(cy + r * np.sin(ang)).astype(int), 0, h - 1)
-        ring = grey[py, px].astype(np.float32)
-        inner = float(grey[y : y + bh, x : x + bw][sub].mean())
-        body = float(np.median(ring))
-        if body < min_body:
-            continue
-        level = inner + 0.5 * (body - inner)
-        if np.count_nonzero(ring > level) < 8:
-            continue
-        pips.append(
-            Pip(
-                float(cx),
-                float(cy),
-                float(area),
-                float(major),
-                float(minor),
-                float(angle),
-                body - inner,
-                body,
-            )
-        )
+        pip = _blob_pip(grey, sub, x, y, max_radius, min_area, min_body)
+        if pip is not None:
+            pips.append(pip)
+        elif split_merged and area <= _MERGED_PIPS * max_area:
+            pips.extend(_split_blob(grey, diff, sub, x, y, max_radius, min_area, min_body))
     return pips
+
+
+# a blob of up to this many pips' area may be pips blurred together
+_MERGED_PIPS = 3.5
+# ... cut at this fraction of its darkest point's depth below the surround
+_MERGED_CUT = 0.6
+
+
+def _split_blob(
+    grey: np.ndarray,
+    diff: np.ndarray,
+    sub: np.ndarray,
+    x: int,
+    y: int,
+    max_radius: int,
+    min_area: int,
+    min_body: float,
+) -> list[Pip]:
+    """The pips in a blob too big for one: its darkest cores, each judged as a pip. A pip
+    found so is its core, a little smaller than the pip, and is read as such."""
+    h, w = sub.shape
+    depth = diff[y : y + h, x : x + w].astype(np.float32)
+    core = (sub & (depth > _MERGED_CUT * float(depth[sub].max()))).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    if n <= 2:
+        return []  # one core: a blob, not pips blurred together
+    out = []
+    for j in range(1, n):
+        cx, cy, cw, ch, _ = stats[j]
+        part = labels[cy : cy + ch, cx : cx + cw] == j
+        pip = _blob_pip(grey, part, x + cx, y + cy, max_radius, min_area, min_body)
+        if pip is not None:
+            out.append(pip)
+    return out
+
+
+def _blob_pip(
+    grey: np.ndarray,
+    sub: np.ndarray,
+    x: int,
+    y: int,
+    max_radius: int,
+    min_area: int,
+    min_body: float,
+) -> Pip | None:
+    """The pip a blob (mask ``sub`` whose top-left pixel is at x, y) is, or None: a filled
+    ellipse of a pip's size with a bright, even surround."""
+    bh, bw = sub.shape
+    area = int(np.count_nonzero(sub))
+    if area < min_area or area > np.pi * max_radius**2 * 1.2:
+        return None
+    if bw > 2 * max_radius + 2 or bh > 2 * max_radius + 2:
+        return None
+    m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
+    mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
+    tr = mu20 + mu02
+    det = mu20 * mu02 - mu11**2
+    disc = np.sqrt(max(tr * tr / 4 - det, 0.0))
+    l1, l2 = tr / 2 + disc, max(tr / 2 - disc, 1e-6)
+    # for a filled ellipse, variance along an axis = semi-axis^2 / 4
+    major, minor = 2 * np.sqrt(l1), 2 * np.sqrt(l2)
+    angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)
+    fill = area / (np.pi * major * minor)
+    if fill < 0.6 or major / max(minor, 1e-6) > 4.5:
+        return None
+    cx, cy = x + m["m10"] / area, y + m["m01"] / area
+    # surround check: points at ~2 radii around the pip must be bright (die body)
+    h, w = grey.shape
+    r = max(major, 2.0) * 1.2 + 1.5
+    ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    px = np.clip(np.round(cx + r * np.cos(ang)).astype(int), 0, w - 1)
+    py = np.clip(np.round(cy + r * np.sin(ang)).astype(int), 0, h - 1)
+    ring = grey[py, px].astype(np.float32)
+    inner = float(grey[y : y + bh, x : x + bw][sub].mean())
+    body = float(np.median(ring))
+    if body < min_body:
+        return None
+    level = inner + 0.5 * (body - inner)
+    if np.count_nonzero(ring > level) < 8:
+        return None
+    return Pip(
+        float(cx), float(cy), float(area), float(major), float(minor), float(angle),
+        body - inner, body,
+    )  # fmt: skip
