@@ -64,7 +64,9 @@ def summary_text(summary: dict[str, Any]) -> str:
         f"  moves played       {summary['moves']} ({summary['camera_moves']} seen by the "
         f"camera, {summary['moves_entered_by_hand']} entered by hand)",
         f"  dice thrown        {summary['dice_thrown']} into the tray "
-        f"({summary['dice_not_read_by_camera']} not read, rolled with the button instead)",
+        f"({summary['dice_not_read_by_camera']} not read, rolled with the button instead; "
+        f"{summary['dice_thrown_again']} thrown again when the referee took them for "
+        "the last die)",
         f"  illegal attempts   {summary['illegal_attempts']}",
         f"  rulings            {rulings or 'none'}",
         f"  camera             {summary['frames']} frames read, {summary['fps']} frames/s",
@@ -168,6 +170,7 @@ def run_demo(
         "moves_entered_by_hand": players_thread.fallbacks,
         "dice_thrown": players_thread.dice_thrown,
         "dice_not_read_by_camera": players_thread.dice_unread,
+        "dice_thrown_again": players_thread.dice_rethrown,
         "illegal_attempts": players_thread.illegal_attempts,
         "rulings": dict(rulings),
         "frames": pipeline.status.frames,

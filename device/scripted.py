@@ -45,6 +45,7 @@ class ScriptedPlayers(threading.Thread):
         self.fallbacks = 0  # moves the camera could not settle, entered by hand instead
         self.dice_thrown = 0
         self.dice_unread = 0  # dice thrown into the tray the camera did not read (button used)
+        self.dice_rethrown = 0  # dice thrown again when the referee took them for the last
         self.camera_moves = 0
         self.illegal_attempts = 0
 
@@ -101,13 +102,25 @@ class ScriptedPlayers(threading.Thread):
             return
         value = self.rng.randint(1, 6)
         self.dice_thrown += 1
-        self.world.set(hand=True)
-        self._sleep(0.4 * self.pace)
         throw = _thrown(self.referee.game.board, self.referee.state.to_move, value)
-        self.world.set(dice=[throw], hand=False)
-        if not self._wait(lambda: len(self.referee.history()) > before):
-            self.dice_unread += 1
-            self.referee.roll("button", value=value)
+        for attempt in range(1 + RETHROWS):
+            told = self.referee.snapshot()["ruling"]
+            self.world.set(hand=True)
+            self._sleep(0.4 * self.pace)
+            self.world.set(dice=[throw], hand=False)
+            if self._wait(
+                lambda told=told: (
+                    len(self.referee.history()) > before
+                    or _throw_again(self.referee.snapshot()["ruling"], told)
+                )
+            ):
+                if len(self.referee.history()) > before:
+                    return
+                # the die landed where the last one lay, showing its face: the referee
+                # takes it for that die and asks for another throw, as a player would do
+                self.dice_rethrown += attempt < RETHROWS
+        self.dice_unread += 1
+        self.referee.roll("button", value=value)
 
     def _move(self, legal: list) -> None:
         ref = self.referee
@@ -177,6 +190,19 @@ class ScriptedPlayers(threading.Thread):
 
     def _sleep(self, seconds: float) -> None:
         self._halt.wait(seconds)
+
+
+# a die the referee asks to be thrown again (see _throw_again) is, at most this many times
+RETHROWS = 2
+
+
+def _throw_again(ruling: dict[str, Any] | None, before: dict[str, Any] | None) -> bool:
+    """Did the referee just say the die in the tray was counted already and has not moved
+    (a ruling other than ``before``, the one shown when the die was thrown)?"""
+    if ruling is None or ruling is before or ruling == before:
+        return False
+    texts = [ruling.get("text", "")] + [e.get("text", "") for e in ruling.get("effects", [])]
+    return any("throw it again" in t for t in texts)
 
 
 def _thrown(board, seat: int, value: int) -> int | tuple[int, str]:

@@ -74,6 +74,7 @@ def test_the_summary_reads_as_sentences():
             "moves_entered_by_hand": 1,
             "dice_thrown": 8,
             "dice_not_read_by_camera": 2,
+            "dice_thrown_again": 1,
             "illegal_attempts": 1,
             "rulings": {"roll": 8, "legal": 10, "illegal": 1},
             "frames": 90,
@@ -83,6 +84,10 @@ def test_the_summary_reads_as_sentences():
     assert text.splitlines()[0] == "boardref demo: Manji, stopped after 30.2 s"
     assert "  moves played       12 (9 seen by the camera, 1 entered by hand)" in text
     assert "  rulings            10 legal, 8 roll, 1 illegal" in text
+    assert (
+        "  dice thrown        8 into the tray (2 not read, rolled with the button instead; "
+        "1 thrown again when the referee took them for the last die)"
+    ) in text
 
 
 def test_the_addresses_to_tell_a_phone():
