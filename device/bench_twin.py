@@ -72,6 +72,7 @@ def judge(game: rules.game.Game | Any, truth: dict, reading: dict) -> dict[str, 
             kind = "piece read as another colour"
             n["wrong"] += 1
         hidden = space.id in truth.get("hidden_by_hand", ())
+        n["under_hand_missed"] += hidden
         misses.append(
             {"space": space.id, "truth": want, "read": got, "kind": kind, "under_hand": hidden}
         )
@@ -95,6 +96,8 @@ def figures(n: Counter, ms: list[float]) -> dict[str, Any]:
         "unlocated_frames": n["unlocated"],
         "hand_frames": n["hand_frames"],
         "hand_frames_flagged": n["hand_flagged"],
+        # misses on spaces a hand hides from the camera: unclear is the only right answer there
+        "misses_under_hand": n["under_hand_missed"],
         "ms_per_frame": round(sum(ms) / len(ms), 2) if ms else None,
         "counts": {
             k: n[k]
