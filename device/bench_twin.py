@@ -21,28 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from hardware.phototwin import CONDITION_SETS
 from rules.palette import UNKNOWN
 
 from .vision_cli import read_board
 
-DEFAULT_SETS = (
-    "plain",
-    "tilt",
-    "lens",
-    "light",
-    "white_balance",
-    "noise",
-    "defocus",
-    "jpeg",
-    "paper_tint",
-    "off_centre",
-    "hand",
-    "curl",
-    "glare",
-    "perspective",
-    "issue14",
-    "all",
-)
+# plain, each condition alone, the issue's all at once, everything at once
+DEFAULT_SETS = tuple(CONDITION_SETS)
 
 
 def judge(game: rules.game.Game | Any, truth: dict, reading: dict) -> dict[str, Any]:
