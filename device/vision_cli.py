@@ -131,6 +131,7 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
         "benchmark": "vision",
         "simulated": simulated,
         "simulated_dice": dice_bench.throws(games, frames, seed),
+        "demo_world_dice": dice_bench.demo_world(games, frames, seed),
         "drawn_dice_sweep": dice_bench.sweep(games, max(6, frames // 2), seed),
     }
     learnt = trained_on() if model_available() else frozenset()

@@ -164,3 +164,26 @@ def test_a_pip_found_in_the_middle_rules_out_an_even_value():
     face = (100.0, 100.0, 50.0)
     assert opinion._centre_agrees(grey, [_pip(116, 100)], face, 6)
     assert not opinion._centre_agrees(grey, [_pip(103, 98)], face, 6)
+
+
+def test_holding_lists_exactly_the_faces_whose_pips_include_a_face():
+    """A face of the die's size can lose pips only to a face whose layout holds its own
+    pips, in one of its quarter turns (the network's "more pips" veto relies on it)."""
+    import numpy as np
+
+    from vision.dice import _LAYOUTS
+    from vision.dice_opinion import HOLDING
+
+    def spots(value, turn):
+        pts = _LAYOUTS[value]
+        for _ in range(turn):
+            pts = pts @ np.array([[0, 1], [-1, 0]])
+        return {tuple(int(c) for c in p) for p in pts}
+
+    for small in range(1, 7):
+        holders = {
+            big
+            for big in range(1, 7)
+            if big > small and any(spots(small, 0) <= spots(big, t) for t in range(4))
+        }
+        assert set(HOLDING[small]) == holders, small

@@ -169,3 +169,27 @@ def test_a_window_accepts_the_same_smallest_marker_as_the_full_frame():
         frame, window = _marker_on_paper(side)
         assert bool(detect_markers(config, frame)) is seen
         assert bool(detect_markers(config, frame, [window])) is seen
+
+
+@pytest.mark.parametrize("side_px", [26, 30])
+def test_small_blurred_turned_markers_are_read(side_px):
+    """A board far from the camera: markers ~25 px wide, turned, defocused and JPEG'd, as in
+    photo-like frames the reader was not developed on. Their bits are read from each cell's
+    middle (the cell edges are smeared into their neighbours)."""
+    frame = np.full((480, 640), 120, np.uint8)
+    ids = [3, 7, 12, 30]
+    for n, marker_id in enumerate(ids):
+        card = np.full((4 * side_px, 4 * side_px), 235, np.uint8)  # the white card around it
+        big = aruco.marker_image(marker_id, 8 * side_px)
+        card[
+            side_px // 2 : side_px // 2 + 3 * side_px, side_px // 2 : side_px // 2 + 3 * side_px
+        ] = cv2.resize(big, (3 * side_px, 3 * side_px), interpolation=cv2.INTER_AREA)
+        turn = cv2.getRotationMatrix2D((2 * side_px, 2 * side_px), 37 + 11 * n, 1 / 3)
+        card = cv2.warpAffine(card, turn, card.shape[::-1], borderValue=235)
+        x, y = 40 + 150 * n, 200
+        frame[y : y + card.shape[0], x : x + card.shape[1]] = card
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.2)
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    frame = cv2.cvtColor(cv2.imdecode(jpeg, cv2.IMREAD_GRAYSCALE), cv2.COLOR_GRAY2BGR)
+    found = {m.id for m in detect_markers(DEFAULT_CONFIG, frame)}
+    assert found == set(ids)

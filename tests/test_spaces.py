@@ -180,3 +180,34 @@ def test_a_new_lamp_after_calibration_is_read_or_unclear_never_wrong():
         assert obs.unclear or obs.placement == truth.placement
         exact += obs.placement == truth.placement
     assert exact >= 4
+
+
+def _looks_with_tokens(hues_by_space: dict[int, float], n: int, chroma: float = 0.6):
+    """SpaceLooks of n spaces where the given spaces hold a token of the given hue."""
+    from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks
+
+    peaks = np.zeros((n, HUE_BINS), np.float32)
+    for i, hue in hues_by_space.items():
+        peaks[i, int(np.argmin(np.abs(HUE_CENTRES - hue)))] = chroma
+    zeros = np.zeros(n, np.float32)
+    return SpaceLooks(
+        tuple(f"s{i}" for i in range(n)), np.ones(n, bool), np.zeros((n, 3), np.float32),
+        peaks, peaks.copy(), zeros, zeros, peaks.copy(), np.ones(n, np.float32),
+    )  # fmt: skip
+
+
+def test_a_sets_own_hue_in_the_photo_draws_the_colour_windows():
+    """Real green glass is often teal: in one photo a set's clear tokens lie close together,
+    and a teal green beside them must not fall in blue's window (it was read blue, sure)."""
+    from vision import spaces
+
+    win = spaces._windows(("red", "yellow", "green", "blue"), None)
+    green, blue = win.colours.index("green"), win.colours.index("blue")
+    teal = int(np.argmin(np.abs(spaces.HUE_CENTRES - 182.5)))
+    assert win.member[blue, teal]  # the palette alone gives teal to blue
+    looks = _looks_with_tokens({0: 167.5, 1: 172.5, 2: 177.5, 3: 232.5, 4: 232.5}, n=8)
+    seen = spaces._photo_windows(win, looks, np.full(8, -1))
+    assert seen.member[green, teal] and not seen.member[blue, teal]
+    # tokens that do not gather (two sets' worth of hues in one window) move nothing
+    scattered = _looks_with_tokens({0: 140.0, 1: 175.0, 2: 232.5}, n=8)
+    assert np.array_equal(spaces._photo_windows(win, scattered, np.full(8, -1)).member, win.member)

@@ -202,7 +202,10 @@ def read_dice_all(
         if die_px < MIN_DIE_PX:
             return []  # too few pixels per pip to tell a five from a blob: never guess
         scale = WORK_DIE_PX / die_px
-        square = replace(config, square_die_px=die_px * scale)
+        # the die's known size bounds its pip grid (see DIE_SIZE_TOLERANCE), so pips small
+        # for their spacing (a design with fine pips) are read too
+        spacing = (config.spacing[0], max(config.spacing[1], SQUARE_SPACING_MAX))
+        square = replace(config, square_die_px=die_px * scale, spacing=spacing)
         return _read_grey(grey, square, scale, die_px * scale, square_view=True)
     if min(grey.shape) < SMALL_PHOTO_PX:
         # dice in so small a photo are either a few pixels (unreadable) or fill it
@@ -233,6 +236,9 @@ MIN_DIE_PX = 26.0
 # of the expected die side (a part of a face read as a smaller face turned by 45 degrees,
 # two pips of a four as a two, spans 0.7 of it)
 DIE_SIZE_TOLERANCE = (0.85, 1.3)
+# in such a view a face's pip grid half-spacing may be up to this many pip radii (dice with
+# fine pips: 0.08 of the side, 0.3 out); the face's size must still match the die's
+SQUARE_SPACING_MAX = 4.4
 # ... and in a photo of one die filling the frame (its size is only roughly known)
 _FILLING_SIZE_TOLERANCE = (0.65, 1.35)
 
@@ -653,12 +659,16 @@ def _body_check(
     ang: float,
     lay: np.ndarray,
     sharp: float = 1.0,
+    square: bool = False,
 ) -> float:
     """Fraction of face points without a pip that really are bare die body (0..1).
 
     For a fitted layout these are the empty positions of the 3x3 pip grid plus points near the
     face edge; a lone pip (value 1) gets rings around it. Catches missed pips (a five whose
     centre pip was lost must not read as four) and dark blobs that are not on a die.
+    ``square``: a face seen square on at the die's known size, where an edge point within
+    :data:`_EDGE_CLEAR` pip radii of a pip of the layout is left out (big pips set near the
+    edge: it shows only that pip's blurred rim).
     """
     body = float(np.median([p.body for p in ps]))
     inner = float(np.mean([p.body - p.contrast for p in ps]))
@@ -677,6 +687,9 @@ def _body_check(
         ey = max(1.0, float(np.abs(lay[:, 1]).max())) + 0.45
         edge = np.array([[u, v] for u in (-ex, 0.0, ex) for v in (-ey, 0.0, ey)])
         edge = edge[(np.abs(edge[:, 0]) > 1.0) | (np.abs(edge[:, 1]) > 1.0)] * a
+        if square:
+            gap = np.hypot(*(edge[:, None, :] - lay[None, :, :] * a).transpose(2, 0, 1))
+            edge = edge[gap.min(1) >= _EDGE_CLEAR]
         face = np.concatenate([empty, edge]) if len(empty) else edge
     vals = _sample(grey, _face_to_image(face, centre, inv, ang))
     # a blurred pip that was missed still dims its spot: blurred faces get a stricter test
@@ -695,6 +708,10 @@ def _body_check(
         # near the face edge the body may fall off (rounded edges, blur): a looser test
         good[n_empty:] = vals[n_empty:] > max(inner + 0.6 * (body - inner), 0.7 * body)
     return float(np.count_nonzero(good)) / len(vals)
+
+
+# (pip radii) an edge point this close to a pip's centre lies on its blurred rim
+_EDGE_CLEAR = 1.4
 
 
 def _empty_dip(
@@ -1074,6 +1091,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
                 a, err, ang, lay = a_u, err_u, ang_u, lay_u
     if k == 1:
         a = float(np.mean(config.spacing))
+        if square:
+            # a lone pip tells nothing of its face's size, but the die's known size does
+            a = config.square_die_px / (2 * _FACE_HALF) / float(np.sqrt(cov[0, 0]))
     elif not (config.spacing[0] <= a <= config.spacing[1]):
         return None
     a_pips = a  # pip spacing in pip radii
@@ -1111,9 +1131,11 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         for j in np.flatnonzero(dist < 2.0):
             if _shape_compatible(ps[0], others[j]):
                 return None
-        if k >= 2:
+        if k >= 2 and not square:
             # a same-plane pip within 2.35a is part of this face's die (a touching die's pips
             # start about 2.7a out): this face is a piece of a bigger one that lost pips
+            # (a piece of a face is smaller than the die, which a square view's known die
+            # size rules out: there such a pip lies on a side face seen steeply)
             near = np.hypot(loc[:, 0], loc[:, 1]) < 2.35
             for j in np.flatnonzero(near & (dist >= 2.0)):
                 if _shape_compatible(ps[0], others[j]):
@@ -1137,7 +1159,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
     sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
-    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp)
+    body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp, square)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
     fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8

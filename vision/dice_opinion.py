@@ -25,6 +25,9 @@ from vision.pips import Pip
 READ_ALONE = 0.98
 # the network's probability of another value needed to overrule a sure pip count
 OVERRULE = 0.99
+# the faces whose pips include all of a face's pips at the same face size: a pip counter
+# that lost pips of one of them sees that face
+HOLDING = {1: (3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6), 5: (), 6: ()}
 # a face the network finds closer than this many face sides to another die's face may be a
 # side face of that die: not read
 SIDE_REACH = 1.15
@@ -203,7 +206,10 @@ def combine(
         # where the counter found it (no walk), and searches only from what lies clear of
         # them (what lies beside a sure face could only be read as its side face)
         at = [_box_start(f) for f in sure]
-        owns = find_faces(grey, at, steps=0)
+        # ... at the die's known size: a face box reckoned from the pip grid is too big
+        # for a die with pips set far out, and the network then sees its side face's pips
+        # as more pips of the top face
+        owns = find_faces(grey, [(x, y, face_px or s) for x, y, s in at], steps=0)
         rest = [f for f in faces if f["confidence"] < sure_at]
         starts = [
             s for s in _starts(pips, rest, sure, face_px) if not any(_beside(s, c) for c in at)
@@ -227,8 +233,14 @@ def combine(
         # its place beside the top face, both checked by the counter: the network, which
         # learnt from slanted photos, may not call a round-pipped face of the die's size no
         # face at all)
+        more = own.opinion.value > f["value"]
+        if square_view:
+            # a face of the die's size loses pips only to a face whose pips hold its own (a
+            # five never looks like a six with a pip lost): a network that counts the side
+            # face's pips beside a five as a six's is not believed
+            more = own.opinion.value in HOLDING[f["value"]]
         against = own.opinion.probability >= OVERRULE and (
-            (own.opinion.value == 0 and not square_view) or own.opinion.value > f["value"]
+            (own.opinion.value == 0 and not square_view) or more
         )
         (doubted if against else kept).append(f)
     claimed = [_box_start(f) for f in kept + doubted]

@@ -52,6 +52,10 @@ def _detector_params(config: VisionConfig, min_perimeter_rate: float):
     params.adaptiveThreshWinSizeMax = 23
     params.adaptiveThreshWinSizeStep = 9
     params.minMarkerPerimeterRate = min_perimeter_rate
+    # a small marker's bits are read from the middle of each cell, finely sampled: blur and
+    # JPEG smear a cell's edges into its neighbours
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.25
     return params
 
 

@@ -34,6 +34,9 @@ TINT_CAP = 0.65  # a printed tint is never more colourful than this
 TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
 TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predicted
+HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
+PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
+PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -76,12 +79,49 @@ def _windows(colours: tuple[str, ...], cal: Calibration | None) -> _Windows:
     looks = {c: (cal.colour_look(c) if cal else palette_look(c)) for c in colours}
     chromatic = tuple(c for c in colours if looks[c][1] >= ACHROMATIC)
     hues = np.array([looks[c][0] for c in chromatic], np.float64)
-    member = np.zeros((len(chromatic), HUE_BINS), bool)
+    return _Windows(chromatic, _hue_member(hues), hues)
+
+
+def _hue_member(hues: np.ndarray) -> np.ndarray:
+    """(K, HUE_BINS): each colour owns the hues within 45 degrees of its own that are nearer
+    to it than to any other colour's by a margin (a hue between two colours is neither)."""
+    member = np.zeros((len(hues), HUE_BINS), bool)
     for k, hue in enumerate(hues):
-        others = [_angle(h, hue) for j, h in enumerate(hues) if j != k]
-        half = min(45.0, (min(others) / 2 - 4.0) if others else 45.0)
-        member[k] = _angle(HUE_CENTRES, hue) <= half
-    return _Windows(chromatic, member, hues)
+        own = _angle(HUE_CENTRES, hue)
+        member[k] = own <= 45.0
+        for j, other in enumerate(hues):
+            if j != k:
+                member[k] &= own <= _angle(HUE_CENTRES, other) - 2 * HUE_MARGIN
+    return member
+
+
+def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _Windows:
+    """Real tokens are not the palette's colours (a teal green, an orange red), but a set's
+    tokens look alike in one photo: where a colour's clear tokens here gather tightly, its
+    hue is theirs, and the windows are drawn between the hues this photo shows."""
+    if len(win.colours) < 2:
+        return win
+    peaks = samples.peaks
+    best = peaks.argmax(1)
+    clear = (peaks[np.arange(len(peaks)), best] >= TOKEN_SURE) & samples.valid
+    hues = win.hues.copy()
+    for k in range(len(win.colours)):
+        # off the seat's own print, whose ink is no token's colour
+        mine = clear & win.member[k][best] & (owner_k != k)
+        if mine.sum() < PHOTO_HUE_MIN_TOKENS:
+            continue
+        seen = HUE_CENTRES[best[mine]]
+        centre = _circular_mean(seen)
+        if _angle(seen, centre).max() <= PHOTO_HUE_SPREAD and _angle(centre, hues[k]) <= 40.0:
+            hues[k] = centre
+    if np.array_equal(hues, win.hues):
+        return win
+    return _Windows(win.colours, _hue_member(hues), hues)
+
+
+def _circular_mean(degrees: np.ndarray) -> float:
+    rad = np.radians(degrees)
+    return float(np.degrees(np.arctan2(np.sin(rad).mean(), np.cos(rad).mean())) % 360.0)
 
 
 @dataclass(frozen=True)
@@ -277,6 +317,7 @@ class Evidence:
 def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> Evidence:
     """The evidence for every reading of every space."""
     win = _windows(candidate_colours(board), cal)
+    win = _photo_windows(win, samples, _seats(board, win.colours).owner_k)
     n, k_count = len(samples.ids), len(win.colours)
     # strongest own peak per chromatic colour, and colour nobody owns
     strength = np.zeros((n, k_count))
