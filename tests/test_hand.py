@@ -1,5 +1,6 @@
 """The hand check: a foreign blob over the plain board, against the calibration's top view."""
 
+import cv2
 import numpy as np
 
 from hardware.simtable import SimulatedTable
@@ -42,3 +43,23 @@ def test_clear_board_has_no_blob_and_covers_no_space():
     seen = hand.detect_hand(DEFAULT_CONFIG, frame, board, homography, reference)
     assert not seen.hand and seen.area_fraction == 0.0 and seen.method == "reference"
     assert seen.covers(board, DEFAULT_CONFIG, margin_mm=4.0) == set()
+
+
+def test_a_pale_arm_under_a_warm_lamp_is_a_hand_without_a_reference():
+    """Light skin under a warm lamp, balanced against the paper, is yellower than darker skin
+    (Lab hue about 83 degrees, seen on independent photo-like frames): still a hand."""
+    board = cross_board()
+    frame, _ = SimulatedTable(board, seed=7).render({}, hand=False, index=1)
+    homography = locate(DEFAULT_CONFIG, frame, [board]).homography
+    assert not hand.detect_hand(DEFAULT_CONFIG, frame, board, homography).hand
+    to_image = np.linalg.inv(homography)
+    w, h = board.width, board.height
+    arm_mm = np.array(
+        [[[-20, 0.45 * h], [0.6 * w, 0.45 * h], [0.6 * w, 0.58 * h], [-20, 0.58 * h]]]
+    )
+    arm_px = cv2.perspectiveTransform(arm_mm.astype(np.float64), to_image)[0].astype(np.int32)
+    paper = np.median(frame[frame.sum(2) > 500], axis=0)  # the bright board paper
+    skin = np.clip(paper * np.array([0.64, 0.82, 0.93]), 0, 255)  # B, G, R against the paper
+    with_arm = frame.copy()
+    cv2.fillPoly(with_arm, [arm_px], tuple(float(c) for c in skin))
+    assert hand.detect_hand(DEFAULT_CONFIG, with_arm, board, homography).hand

@@ -2,6 +2,7 @@ import cv2
 import numpy as np
 import pytest
 
+import rules
 from hardware.simtable import SimulatedTable
 from tests.boards import circle_board, cross_board, game_boards, grid_board
 from vision import aruco
@@ -193,3 +194,18 @@ def test_small_blurred_turned_markers_are_read(side_px):
     frame = cv2.cvtColor(cv2.imdecode(jpeg, cv2.IMREAD_GRAYSCALE), cv2.COLOR_GRAY2BGR)
     found = {m.id for m in detect_markers(DEFAULT_CONFIG, frame)}
     assert found == set(ids)
+
+
+@pytest.mark.parametrize("name", ["aggravation", "manji"])
+def test_a_far_board_missing_markers_at_search_scale_is_fitted_on_all_four(name):
+    """The board at under half its usual size: the half-scale search finds two markers, and a
+    fit on two small markers misplaces far spaces; the others are looked for at full size."""
+    board = rules.get(name).board
+    frame, _ = SimulatedTable(board, seed=3).render({}, hand=False, index=0)
+    small = cv2.resize(frame, None, fx=0.45, fy=0.45, interpolation=cv2.INTER_AREA)
+    far = np.full_like(frame, 90)
+    y, x = (frame.shape[0] - small.shape[0]) // 2, (frame.shape[1] - small.shape[1]) // 2
+    far[y : y + small.shape[0], x : x + small.shape[1]] = small
+    far = cv2.GaussianBlur(far, (0, 0), 0.8)
+    found = locate(DEFAULT_CONFIG, far, [board])
+    assert found is not None and set(found.markers) == set(board.marker_ids)

@@ -143,7 +143,7 @@ def detect_hand(
     L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     chroma = np.hypot(a, b)
     hue = np.degrees(np.arctan2(b, a))
-    skin = (L > 15) & (L < 92) & (chroma > 9) & (chroma < 50) & (hue > 25) & (hue < 80)
+    skin = (L > 15) & (L < 92) & (chroma > 9) & (chroma < 50) & (hue > 25) & (hue < 95)
     skin &= inside > 0
     largest, blob = _largest_blob(np.where(mask > 0, skin, False).astype(np.uint8) * 255)
     area = largest / total

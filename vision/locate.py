@@ -8,7 +8,7 @@ corners) the last good homography is reused if it agrees with what is still visi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -277,6 +277,28 @@ def marker_windows(
     return rois
 
 
+def _look_closer(config: VisionConfig, image: np.ndarray, board: Board, markers: list[Marker]):
+    """Two markers fix the board only roughly (small, far apart from the spaces they place):
+    where some of the board's markers were not found at the search scale, they are looked
+    for again at full resolution, where the markers found say they should be."""
+    squares = board.marker_squares()
+    mine = [m for m in markers if m.id in squares]
+    missing = [i for i in squares if i not in {m.id for m in mine}]
+    if not missing or len(mine) < 2 or config.detect_scale >= 1.0:
+        return markers
+    rough, _ = cv2.findHomography(
+        np.concatenate([m.corners for m in mine]),
+        np.array([p for m in mine for p in squares[m.id]], np.float64), 0,
+    )  # fmt: skip
+    if rough is None:
+        return markers
+    windows = marker_windows(board, np.linalg.inv(rough))
+    wanted = [w for i, w in zip(squares, windows, strict=True) if i in missing]
+    fine = replace(config, detect_scale=1.0)
+    found = [m for m in detect_markers(fine, image, wanted) if m.id in missing]
+    return markers + found
+
+
 def identify_game(markers: list[Marker], boards: list[Board] | tuple[Board, ...]) -> Board | None:
     """The board whose marker ids were seen most (ties: None, the game is ambiguous)."""
     seen = {m.id for m in markers}
@@ -335,6 +357,7 @@ def locate(
     if board is None:
         return None
     squares = board.marker_squares()
+    markers = _look_closer(config, image, board, markers)
     # in id order, so the fit does not depend on the order a search happened to find them
     mine = sorted((m for m in markers if m.id in squares), key=lambda m: m.id)
     img_pts = np.concatenate([m.corners for m in mine])
