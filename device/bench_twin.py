@@ -62,6 +62,9 @@ def judge(game: rules.game.Game | Any, truth: dict, reading: dict) -> dict[str, 
             {"space": space.id, "truth": want, "read": got, "kind": kind, "under_hand": hidden}
         )
     n["frames"] = 1
+    seen = len(reading.get("markers") or ()) if reading["located"] else 0
+    n[f"markers_{seen}"] = 1  # how many corner markers the reader found
+    n["wrong_few_markers"] = n["wrong"] if seen < 4 else 0
     n["perfect"] = int(n["right"] == n["spaces"])
     n["unlocated"] = int(not reading["located"])
     n["hand_frames"] = int(truth["hand"])
@@ -83,6 +86,10 @@ def figures(n: Counter, ms: list[float]) -> dict[str, Any]:
         "hand_frames_flagged": n["hand_flagged"],
         # misses on spaces a hand hides from the camera: unclear is the only right answer there
         "misses_under_hand": n["under_hand_missed"],
+        # frames by corner markers found (0 = board not located); confidently wrong spaces
+        # on frames located from fewer than all four
+        "frames_by_markers_found": {k: n[f"markers_{k}"] for k in range(5) if n[f"markers_{k}"]},
+        "confidently_wrong_with_markers_missing": n["wrong_few_markers"],
         "ms_per_frame": round(sum(ms) / len(ms), 2) if ms else None,
         "counts": {
             k: n[k]

@@ -112,6 +112,7 @@ def test_each_condition_changes_its_own_aspect_and_keeps_the_placement():
     assert sample(game, 5, 9, "hand").hand is not None
     assert not np.allclose(sample(game, 5, 9, "white_balance").sensor.wb_gains, 1.0)
     assert sample(game, 5, 9, "glare").light.sheen > 0
+    assert plain.light.body_shadow is None and sample(game, 5, 9, "shadow").light.body_shadow
     board = plain.board
 
     def off(scene):

@@ -94,7 +94,21 @@ def build(scene: Scene) -> ShadowMaps:
     hand = np.ones((hh, hw, 2), np.float32)
     if scene.hand is not None:
         hand = _hand_shadow(scene, (x0, y0), (hh, hw))
+    if scene.light.body_shadow is not None:
+        hand = hand * _body_shadow(scene.light.body_shadow, (x0, y0), (hh, hw))
     return ShadowMaps((x0, y0), key, ambient, hand)
+
+
+def _body_shadow(shadow: tuple, origin, shape) -> np.ndarray:
+    """(lamp, ambient) factors of a person's big soft shadow, on the hand map's grid."""
+    x, y, half_len, half_wid, angle, blur, strength = shadow
+    res = HAND_MM_PER_PX
+    mask = np.zeros(shape, np.uint8)
+    cx, cy = _px(x, y, origin, res)
+    axes = (round(half_len / res), round(half_wid / res))
+    cv2.ellipse(mask, (round(cx), round(cy)), axes, float(np.degrees(angle)), 0, 360, 255, -1)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), blur / res)
+    return np.stack([1 - strength * soft, 1 - 0.3 * strength * soft], -1)
 
 
 def _px(x: float, y: float, origin, res: float) -> tuple[float, float]:

@@ -34,7 +34,7 @@ ISSUE_CONDITIONS = (
     "hand",
 )
 # What real photos add beyond the issue's list.
-EXTRA_CONDITIONS = ("curl", "glare", "perspective", "tiles")
+EXTRA_CONDITIONS = ("curl", "glare", "perspective", "tiles", "shadow")
 CONDITIONS = ISSUE_CONDITIONS + EXTRA_CONDITIONS
 CONDITION_SETS: dict[str, tuple[str, ...]] = {
     "plain": (),
@@ -54,6 +54,7 @@ _ASPECTS = {
     "sensor": 8,
     "curl": 9,
     "noise": 10,
+    "body": 11,
 }
 
 
@@ -74,6 +75,9 @@ class Light:
     exposure: float  # 1 = the camera exposes paper as it should; 0.6..1.2 under "light"
     sheen: float  # glossy paper's specular strength (0: matte)
     sheen_power: float
+    # a player leaning over the table: a big soft shadow (x, y, half-length, half-width mm,
+    # angle, blur mm, share of the lamp's light it takes), or None
+    body_shadow: tuple[float, float, float, float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,10 @@ def sample(game_name: str, seed: int, index: int, conditions) -> Scene:
     )
     camera = _camera(board, stream(seed, index, game_name, "camera"), on)
     light = _light(board, camera, stream(seed, index, game_name, "light"), on)
+    if "shadow" in on:
+        light = replace(
+            light, body_shadow=_body_shadow(board, stream(seed, index, game_name, "body"))
+        )
     hand_rng = stream(seed, index, game_name, "hand")
     wants_hand = "hand" in on or ("hands" in on and hand_rng.random() < 0.2)
     hand = _hand(board, hand_rng) if wants_hand else None
@@ -384,6 +392,22 @@ def _light(board: Board, camera: Camera, rng: np.random.Generator, on) -> Light:
         sheen=float(sheen),
         sheen_power=float(power),
     )
+
+
+def _body_shadow(board: Board, rng: np.random.Generator) -> tuple:
+    """A person at one side of the table between the lamp and the board: the shadow of head
+    and shoulders reaches in from that edge over a fifth to a half of the board."""
+    side = int(rng.integers(4))
+    w, h = board.width, board.height
+    along = rng.uniform(0.2, 0.8)
+    x, y = ((along * w, 0.0), (w, along * h), (along * w, h), (0.0, along * h))[side]
+    inward = ((0, 1), (-1, 0), (0, -1), (1, 0))[side]
+    half_len, half_wid = rng.uniform(120, 220), rng.uniform(60, 150)
+    reach = rng.uniform(0.6, 1.2) * half_wid
+    angle = (0.0 if side in (0, 2) else np.pi / 2) + rng.normal(0, 0.3)
+    x, y = x + inward[0] * reach, y + inward[1] * reach
+    blur, strength = rng.uniform(20, 50), rng.uniform(0.6, 0.9)
+    return tuple(float(v) for v in (x, y, half_len, half_wid, angle, blur, strength))
 
 
 WOODS = ((206, 166, 116), (176, 124, 76), (120, 78, 48), (92, 60, 40), (222, 214, 200))
