@@ -9,6 +9,7 @@ The referee holds its lock around every call here and decides when a throw is en
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,12 +27,15 @@ RollAs = Callable[[int, int, str, list[dict[str, Any]] | tuple], None]  # seat, 
 
 
 def die_moved(a: Box, b: Box) -> bool:
-    """True when the centres of two boxes of a die lie more than half the die's size apart."""
+    """True when the centres of two boxes of a die lie more than half the die's side apart.
+    The side is taken as the least a box of that size may hold: a die turned by 45 degrees
+    has a box 1.41 times its side (taking the box for the side, a throw landing 0.7 of a
+    side from the last die, showing its face, was taken for that die)."""
     ax, ay, aw, ah = a
     bx, by, bw, bh = b
     dx, dy = (bx + bw / 2) - (ax + aw / 2), (by + bh / 2) - (ay + ah / 2)
-    size = (aw + ah + bw + bh) / 4
-    return dx * dx + dy * dy > (size / 2) ** 2
+    side = (aw + ah + bw + bh) / 4 / math.sqrt(2)
+    return dx * dx + dy * dy > (side / 2) ** 2
 
 
 @dataclass

@@ -242,6 +242,15 @@ def test_a_die_seen_elsewhere_in_the_tray_is_a_new_throw():
     assert ref.snapshot()["phase"] == "move" and ref.history()[-1]["text"] == "red rolls 6"
 
 
+def test_a_turned_die_seen_most_of_a_side_away_is_a_new_throw():
+    turned = (392, 292, 56, 56)  # a 40 px die turned by 45 degrees: its box is 56 px
+    ref = rolled_six_and_moved(turned)
+    ref.observe(None, hand=True)
+    # thrown again: it landed 0.6 of its side away, turned the same way, showing a 6 again
+    ref.observe(ref.game.placement(ref.state), dice=[6], dice_boxes=[(412, 304, 56, 56)])
+    assert ref.snapshot()["phase"] == "move" and ref.history()[-1]["text"] == "red rolls 6"
+
+
 def test_a_die_showing_another_face_is_a_new_throw_only_after_a_hand():
     ref = rolled_six_and_moved(DIE)
     ref.observe(ref.game.placement(ref.state), dice=[5], dice_boxes=[DIE])  # a misread: no hand
