@@ -62,9 +62,7 @@ def throws(games: list, per_board: int, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for width, height in CAPTURES:
         size = f"{width}x{height}"
-        for game in games:
-            if not any("tray" in r.name for r in game.board.regions):
-                continue
+        for game in _with_trays(games):
             rng = random.Random(seed)
             start = game.placement(game.initial_state())
             n = dict(dice=0, right=0, wrong=0, not_read=0)
@@ -125,9 +123,7 @@ def demo_world(games: list, per_board: int, seed: int) -> dict[str, Any]:
     from vision.tray import TrayReader
 
     out: dict[str, Any] = {}
-    for game in games:
-        if not any("tray" in r.name for r in game.board.regions):
-            continue
+    for game in _with_trays(games):
         rng = random.Random(seed)
         start = game.placement(game.initial_state())
         n = dict(dice=0, right=0, wrong=0, not_read=0)
@@ -171,6 +167,11 @@ def demo_world(games: list, per_board: int, seed: int) -> dict[str, Any]:
     return out
 
 
+def _with_trays(games: list) -> list:
+    """The games whose board has a dice tray."""
+    return [g for g in games if any("tray" in r.name for r in g.board.regions)]
+
+
 def _in(seen: list, tray: str | None) -> list:
     """The dice read in ``tray`` (None: the board's one shared tray)."""
     return [d for d in seen if tray is None or d.tray == tray]
@@ -183,7 +184,7 @@ def sweep(games: list, per_size: int, seed: int) -> dict[str, Any]:
     from vision.dice import read_dice
     from vision.tray import DIE_MM, TrayReader, native_px_per_mm, tray_regions, trays
 
-    boards = [g for g in games if any("tray" in r.name for r in g.board.regions)]
+    boards = _with_trays(games)
     out: dict[str, Any] = {}
     rng = np.random.default_rng(seed)
     tables = []  # (game, tray, table seed, tray px per mm at 1280x960)

@@ -62,8 +62,8 @@ def read_board(game_name: str, path: str, players: int | None = None) -> dict[st
     message = ""
     if obs.homography is None:
         message = (
-            f"no {game.name} board found: its corner markers (ids {list(game.board.marker_ids)}) "
-            "are not in view; nothing was read"
+            f"no {game.name} board found: fewer than three of its corner markers (ids "
+            f"{list(game.board.marker_ids)}) are in view; nothing was read"
         )
     elif obs.unclear and len(obs.unclear) == len(obs.spaces):
         message = "the board is in view but no space could be read (too small, too dark?)"

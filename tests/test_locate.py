@@ -209,3 +209,17 @@ def test_a_far_board_missing_markers_at_search_scale_is_fitted_on_all_four(name)
     far = cv2.GaussianBlur(far, (0, 0), 0.8)
     found = locate(DEFAULT_CONFIG, far, [board])
     assert found is not None and set(found.markers) == set(board.marker_ids)
+
+
+def test_two_markers_alone_do_not_place_the_board():
+    """A fit on two markers is within 1.5 mm at their corners yet half a spacing out across
+    the board (independent photo-like frames: 8 spaces misread); alone it places nothing."""
+    board = BOARDS[0]
+    table = SimulatedTable(board, seed=11)
+    good = locate(DEFAULT_CONFIG, table.render({})[0], BOARDS)
+    covered, truth = table.render({}, index=5)
+    _cover_marker(covered, truth, board, board.marker_ids[0])
+    _cover_marker(covered, truth, board, board.marker_ids[2])
+    assert locate(DEFAULT_CONFIG, covered, BOARDS) is None
+    kept = locate(DEFAULT_CONFIG, covered, BOARDS, last_homography=good.homography)
+    assert kept is not None and kept.source == "last"

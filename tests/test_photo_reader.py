@@ -156,3 +156,22 @@ def test_holes_under_a_hand_teach_the_reader_nothing():
     assert wrong == []
     readable = [s.id for s in board.spaces if s.id.startswith("blue-") and s.id not in obs.unclear]
     assert readable  # some of blue's holes were in view and read
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_stand_half_hiding_another_is_no_single_stand(seed):
+    """In a battle the stand nearer the camera can hide most of the other: a patch of the
+    other side's colour beside a stand on a plain space makes it unclear, never one colour."""
+    board = rules.get("playground-battles").board
+    frame, _ = PhotoTable(board, seed=seed).render({"c2": "red", "e5": "blue"}, hand=False)
+    assert observe(frame, [board]).spaces["c2"][0] == "red"
+    to_image = np.linalg.inv(locate(DEFAULT_CONFIG, frame, [board]).homography)
+    space, r = next(s for s in board.spaces if s.id == "c2"), board.token_radius
+    edge_mm = np.array(
+        [[[space.x + 0.9 * r, space.y - 0.6 * r], [space.x + 1.35 * r, space.y - 0.6 * r]]]
+    )
+    (cx, cy), edge = cv2.perspectiveTransform(edge_mm, to_image)[0]
+    behind = frame.copy()  # the blue stand's shoulder showing behind the red one
+    radius = int(np.hypot(*(edge - (cx, cy))))
+    cv2.circle(behind, (int(cx), int(cy)), radius, (150, 60, 20), -1)
+    assert observe(behind, [board]).spaces["c2"][0] == UNKNOWN

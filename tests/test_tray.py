@@ -74,3 +74,18 @@ def test_demo_camera_throws_with_fine_pips_are_read_right():
         if [d.value for d in dice] != [value]:
             misread.append((value, [d.value for d in dice]))
     assert misread == []
+
+
+def test_bench_throws_through_the_demo_camera_count_every_die():
+    """`bench vision`'s demo_world_dice: every die thrown is counted once (read right, read
+    wrong or not read), cameras are drawn afresh every few throws, and no die reads wrong."""
+    from device.dice_bench import DEMO_THROWS_PER_CAMERA, demo_world
+
+    games = [rules.get("aggravation"), rules.get("the-right-moves")]  # the latter: no tray
+    out = demo_world(games, DEMO_THROWS_PER_CAMERA + 1, seed=3)
+    assert list(out) == ["aggravation"]
+    n = out["aggravation"]
+    assert n["dice"] == DEMO_THROWS_PER_CAMERA + 1
+    assert n["right"] + n["wrong"] + n["not_read"] == n["dice"]
+    assert n["wrong"] == 0
+    assert n["camera_seeds"] == [3000, 3001]

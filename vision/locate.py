@@ -368,7 +368,10 @@ def locate(
         last = np.asarray(last_homography, np.float64)
         last_err = _reprojection_mm(last, img_pts, mm_pts)
     trust_last = last_homography is not None and last_err <= config.max_marker_error_mm
-    if len(mine) >= 3 or (len(mine) == 2 and not trust_last):
+    # two markers alone place far spaces too roughly to read them (at the markers' corners a
+    # fit within 1.5 mm is half a spacing out across the board): three at least, or the
+    # last fit where these two still agree with it
+    if len(mine) >= 3:
         h, _ = cv2.findHomography(img_pts, mm_pts, 0)
         if h is not None:
             err = _reprojection_mm(h, img_pts, mm_pts)

@@ -108,7 +108,7 @@ def find_pips(
         pip = _blob_pip(grey, sub, x, y, max_radius, min_area, min_body)
         if pip is not None:
             pips.append(pip)
-        elif split_merged and area <= _MERGED_PIPS * max_area:
+        elif split_merged and _merged_pips(area, bw, bh, max_radius):
             pips.extend(_split_blob(grey, diff, sub, x, y, max_radius, min_area, min_body))
     return pips
 
@@ -117,6 +117,22 @@ def find_pips(
 _MERGED_PIPS = 3.5
 # ... cut at this fraction of its darkest point's depth below the surround
 _MERGED_CUT = 0.6
+
+
+def _merged_pips(area: int, bw: int, bh: int, max_radius: int) -> bool:
+    """Might a blob be a few pips blurred together: bigger than one pip, but no more than
+    :data:`_MERGED_PIPS` pips' area, no longer than a row of three and filling a good part
+    of its box (not a printed line or letter)?"""
+    side = 2 * max_radius + 2
+    if area <= np.pi * max_radius**2 * 1.2 and max(bw, bh) <= side:
+        return False  # a pip's size: it failed as a pip for its shape
+    if area > _MERGED_PIPS * np.pi * max_radius**2 * 1.2 or max(bw, bh) > 3 * side:
+        return False
+    return area >= _MERGED_FILL * bw * bh
+
+
+# ... filling at least this share of its bounding box (two pips side by side: 0.5 or more)
+_MERGED_FILL = 0.3
 
 
 def _split_blob(

@@ -37,6 +37,8 @@ TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predict
 HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
 PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
 PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
+HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
+# second stand it hides (a battle): then the space is unclear
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -308,6 +310,7 @@ class Evidence:
     stray: np.ndarray  # (N,) chroma of colour that is no candidate's
     light: np.ndarray  # (N,) brightness at the centre
     centre_chroma: np.ndarray  # (N,)
+    beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
 
     @property
     def empty(self) -> np.ndarray:
@@ -411,7 +414,15 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         stray=stray,
         light=light,
         centre_chroma=centre_chroma,
+        beside=_per_colour(samples.beside, win)
+        if samples.beside is not None
+        else np.zeros((n, k_count)),
     )
+
+
+def _per_colour(per_hue: np.ndarray, win: _Windows) -> np.ndarray:
+    """(N, K) from (N, HUE_BINS): the strongest value within each colour's hue window."""
+    return np.stack([np.where(m[None, :], per_hue, 0.0).max(1) for m in win.member], 1)
 
 
 def classify_spaces(
@@ -424,6 +435,7 @@ def classify_spaces(
     ev = weigh_spaces(samples, board, calibration)
     empty = ev.empty
     achromatic = [c for c in candidate_colours(board) if c not in ev.colours]
+    plain = _seats(board, ev.colours).owner_k < 0  # printed in no seat's colour
     result: dict[str, tuple[str | None, float]] = {}
     for i, sid in enumerate(samples.ids):
         if not samples.valid[i]:
@@ -440,6 +452,9 @@ def classify_spaces(
                 reading = (contest_mark(board, colour, found[1][1]), min(best, second))
             else:
                 doubt = max(second, float(_conf(ev.stray[i], 0.3, 0.5)))
+                if board.shared_spaces and plain[i]:  # a second stand half hidden behind?
+                    hidden = np.delete(ev.beside[i], ev.colours.index(colour)).max(initial=0.0)
+                    doubt = max(doubt, float(_conf(hidden, HIDDEN_STAND - 0.05, HIDDEN_STAND)))
                 reading = (colour, min(best, 1.0 - doubt))
         elif achromatic and (not found or found[0][0] < 0.2):
             reading = _achromatic(

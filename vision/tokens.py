@@ -124,6 +124,9 @@ class SpaceLooks:
     shade: np.ndarray  # (N,) float32: the bare paper's brightness near the space against the
     # board's smooth paper field: 1 as lit as the board, less in a shadow the field did not
     # follow (a hand's); nan where no bare paper is near
+    beside: np.ndarray | None = None  # (N, HUE_BINS) float32, boards with battles only: the
+    # strongest stand-sized colour anywhere near the middle of the cell, peak or not (a
+    # second stand half hidden behind the first is no peak of its own)
 
 
 def chroma(b, g, r, floor: float = 0.03):
@@ -158,12 +161,17 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     far = np.zeros(n, np.float32)
     spread = np.zeros((n, HUE_BINS), np.float32)
     sums = cv2.integral(view.image, sdepth=cv2.CV_64F)  # box sums anywhere, for `spread`
-    for first, second, window in plan.scales:
+    beside = np.zeros((n, HUE_BINS), np.float32) if board.shared_spaces else None
+    for step, (first, second, window) in enumerate(plan.scales):
         cx, cy, light = chroma_planes(view.image, first, second)
         chroma = np.sqrt(cx * cx + cy * cy)
         around = cv2.dilate(chroma, np.ones((window, window), np.uint8))
         cxf, cyf, lf, cf = cx.ravel(), cy.ravel(), light.ravel(), chroma.ravel()
         c = cf[cell]
+        if beside is not None and step == len(plan.scales) - 1:  # at a stand's own size
+            seen = (c >= PEAK_FLOOR) & ~plan.far
+            hues = (hue_deg(cxf[cell[seen]], cyf[cell[seen]]) // HUE_BIN_DEG).astype(np.int64)
+            np.maximum.at(beside, (owner[seen], hues % HUE_BINS), c[seen])
         own = (c >= around.ravel()[cell] - 1e-4) & (c >= PEAK_FLOOR)  # a peak, not a slope
         np.maximum.at(far, owner[own & plan.far], c[own & plan.far])
         own &= ~plan.far
@@ -185,7 +193,7 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        _shade(view, board, plan),
+        _shade(view, board, plan), beside,
     )  # fmt: skip
 
 

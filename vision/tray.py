@@ -427,7 +427,7 @@ def _changed(
     if changed.mean() > _MOSTLY_CHANGED:
         return None
     h, w = shape[:2]
-    sy, sx = h / thumb.shape[0], w / thumb.shape[1]
+    sy, sx = h / changed.shape[0], w / changed.shape[1]
     reach = _WINDOW_REACH * die_px
     n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     boxes = []
@@ -458,19 +458,34 @@ GLANCE_PX_PER_MM = 1.0
 
 
 def _glance(image: np.ndarray, tray: Region, to_image: np.ndarray) -> np.ndarray:
-    """A coarse grey picture of a tray and its margin (cells half a die wide), cut from
-    the frame, to tell whether the tray changed; the camera's jitter and noise do not show
-    at this scale, and it costs a small fraction of a read."""
+    """A coarse grey picture of a tray and its margin (1 px per board mm), cut from the
+    frame, to tell whether the tray changed (compared in cells half a die wide, see
+    :func:`_difference`); it costs a small fraction of a read."""
     view = tray_view(tray, GLANCE_PX_PER_MM)
     warp = to_image @ view.to_mm
     small = cv2.warpPerspective(
         image, warp, (view.width, view.height), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )  # fmt: skip
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+
+
+# the board's homography, found afresh in every frame, places a tray up to this many glance
+# pixels (board mm) off: two glances are compared at every shift up to it
+GLANCE_SHIFT = 1
+
+
+def _cell_means(grey: np.ndarray, pad: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mean grey level of a cell half a die wide around every pixel of a glance framed
+    by ``pad`` replicated pixels, and the rows and columns (in that framed image) of the
+    middles of the glance's own cells."""
     cell = max(1, int(round(THUMB_CELL * DIE_MM * GLANCE_PX_PER_MM)))
+    framed = cv2.copyMakeBorder(grey, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    means = cv2.blur(framed.astype(np.float32), (cell, cell), borderType=cv2.BORDER_REPLICATE)
     h, w = grey.shape
-    return cv2.resize(grey, (max(1, w // cell), max(1, h // cell)), interpolation=cv2.INTER_AREA)
+    rows = pad + cell // 2 + cell * np.arange(max(1, h // cell))
+    cols = pad + cell // 2 + cell * np.arange(max(1, w // cell))
+    return means, np.minimum(rows, framed.shape[0] - 1), np.minimum(cols, framed.shape[1] - 1)
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
@@ -480,10 +495,27 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The cells (0/1) in which two views of a tray differ. The outer ring of cells, over
-    the margin around the tray, is left out: the board's edge and the table there shift
-    with the camera's jitter, and a die counts only with its centre inside the tray."""
-    changed = (cv2.absdiff(a, b) >= SAME_VIEW).astype(np.uint8)
+    """The cells (0/1) in which two glances at a tray differ, whichever way up to
+    :data:`GLANCE_SHIFT` px one is moved (the homography's own jitter moves the tray's
+    printed frame across a cell's edge; a die landing changes its cells by 30 grey levels
+    or more at any shift). The outer ring of cells, over the margin around the tray, is
+    left out: the board's edge and the table there shift with the camera's jitter, and a
+    die counts only with its centre inside the tray."""
+    k = GLANCE_SHIFT
+    means_a, rows, cols = _cell_means(a, k)
+    means_b, _, _ = _cell_means(b, k)
+    cells = means_a[np.ix_(rows, cols)]
+    least = np.abs(cells - means_b[np.ix_(rows, cols)])
+    if min(least.shape) > 2:
+        least[0, :] = least[-1, :] = 0
+        least[:, 0] = least[:, -1] = 0
+    if np.any(least >= SAME_VIEW):  # unchanged as it is seen: no need to move it
+        height, width = means_b.shape
+        for dy in range(-k, k + 1):
+            for dx in range(-k, k + 1):
+                ys, xs = np.clip(rows + dy, 0, height - 1), np.clip(cols + dx, 0, width - 1)
+                least = np.minimum(least, np.abs(cells - means_b[np.ix_(ys, xs)]))
+    changed = (least >= SAME_VIEW).astype(np.uint8)
     if min(changed.shape) > 2:
         changed[0, :] = changed[-1, :] = 0
         changed[:, 0] = changed[:, -1] = 0
