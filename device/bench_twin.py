@@ -177,7 +177,7 @@ def run(
         print(file=sys.stderr)
     report["per_game"] = {g: figures(n, ms) for g, (n, ms) in per_game.items()}
     report["overall"] = figures(total, total_ms)
-    report["miss_kinds"] = dict(kinds.most_common(40))
+    report["miss_kinds"] = dict(kinds.most_common())
     report["miss_examples"] = examples
     report["seconds"] = round(time.perf_counter() - started, 1)
     report["render_seconds"] = round(render_s, 1)

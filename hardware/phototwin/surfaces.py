@@ -15,7 +15,8 @@ import numpy as np
 from rules.geometry import Board
 
 from . import colours as tone
-from .scene import Paper, Table
+from .props import Table
+from .scene import Paper
 
 TEXTURE_PX_PER_MM = 6.0
 
