@@ -232,10 +232,7 @@ def _glance(config: VisionConfig, gray: np.ndarray, small: np.ndarray, boards) -
     mine = [m for m in seen if m.id in squares]
     if len(mine) < 2:
         return None
-    h, _ = cv2.findHomography(
-        np.concatenate([m.corners for m in mine]),
-        np.array([p for m in mine for p in squares[m.id]], np.float64), 0,
-    )  # fmt: skip
+    h = _fit(mine, squares)
     if h is None:
         return None
     to_small = np.linalg.inv(h)  # board mm -> px of `small`, where the windows are cut
@@ -277,6 +274,15 @@ def marker_windows(
     return rois
 
 
+def _fit(markers: list[Marker], squares: dict) -> np.ndarray | None:
+    """Image px -> board mm from the markers' corners (least squares over all of them)."""
+    h, _ = cv2.findHomography(
+        np.concatenate([m.corners for m in markers]),
+        np.array([p for m in markers for p in squares[m.id]], np.float64), 0,
+    )  # fmt: skip
+    return h
+
+
 def _look_closer(config: VisionConfig, image: np.ndarray, board: Board, markers: list[Marker]):
     """Two markers fix the board only roughly (small, far apart from the spaces they place):
     where some of the board's markers were not found at the search scale, they are looked
@@ -286,10 +292,7 @@ def _look_closer(config: VisionConfig, image: np.ndarray, board: Board, markers:
     missing = [i for i in squares if i not in {m.id for m in mine}]
     if not missing or len(mine) < 2 or config.detect_scale >= 1.0:
         return markers
-    rough, _ = cv2.findHomography(
-        np.concatenate([m.corners for m in mine]),
-        np.array([p for m in mine for p in squares[m.id]], np.float64), 0,
-    )  # fmt: skip
+    rough = _fit(mine, squares)
     if rough is None:
         return markers
     windows = marker_windows(board, np.linalg.inv(rough))
