@@ -48,7 +48,7 @@ def ruling_line(ruling: dict[str, Any]) -> str:
     if kind == "illegal" and clauses:
         line += f" ({', '.join(clauses)})"
     effects = list(dict.fromkeys(e.get("text") for e in ruling.get("effects") or []))
-    effects = [e for e in effects if e and e != text]
+    effects = [e for e in effects if e and e not in text]  # the text may already say it
     if effects and kind != "illegal":
         line += f"; {'; '.join(effects)}"
     if kind in ("illegal", "unclear") and ruling.get("fix"):

@@ -62,6 +62,9 @@ def test_a_ruling_is_one_line_with_its_rule_and_fix():
         "effects": [{"text": "blue cannot move and passes"}] * 2,
     }
     assert ruling_line(passed) == "pass        blue passes; blue cannot move and passes"
+    # the referee's text often says its effects already: they are not said twice
+    said = dict(passed, text="blue passes; blue cannot move and passes")
+    assert ruling_line(said) == "pass        blue passes; blue cannot move and passes"
 
 
 def test_the_summary_reads_as_sentences():
