@@ -320,16 +320,14 @@ class Evidence:
 def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> Evidence:
     """The evidence for every reading of every space."""
     win = _windows(candidate_colours(board), cal)
-    win = _photo_windows(win, samples, _seats(board, win.colours).owner_k)
+    owner_k = _seats(board, win.colours).owner_k
+    win = _photo_windows(win, samples, owner_k)
     n, k_count = len(samples.ids), len(win.colours)
     # strongest own peak per chromatic colour, and colour nobody owns
-    strength = np.zeros((n, k_count))
-    for k in range(k_count):
-        strength[:, k] = np.where(win.member[k][None, :], samples.peaks, 0.0).max(1)
+    strength = _per_colour(samples.peaks, win)
     strength[~samples.valid] = 0.0  # a space out of view (or under a hand) tells nothing
     claimed = win.member.any(0) if k_count else np.zeros(HUE_BINS, bool)
     stray = np.where(~claimed[None, :], samples.peaks, 0.0).max(1)
-    owner_k = _seats(board, win.colours).owner_k
     own = np.where(owner_k >= 0, strength[np.arange(n), np.maximum(owner_k, 0)], 0.0)
     others = np.where(
         (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
@@ -414,15 +412,18 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         stray=stray,
         light=light,
         centre_chroma=centre_chroma,
-        beside=_per_colour(samples.beside, win)
-        if samples.beside is not None
-        else np.zeros((n, k_count)),
+        beside=np.zeros((n, k_count))
+        if samples.beside is None
+        else _per_colour(samples.beside, win),
     )
 
 
 def _per_colour(per_hue: np.ndarray, win: _Windows) -> np.ndarray:
     """(N, K) from (N, HUE_BINS): the strongest value within each colour's hue window."""
-    return np.stack([np.where(m[None, :], per_hue, 0.0).max(1) for m in win.member], 1)
+    out = np.zeros((len(per_hue), len(win.colours)))
+    for k, member in enumerate(win.member):
+        out[:, k] = np.where(member[None, :], per_hue, 0.0).max(1)
+    return out
 
 
 def classify_spaces(
