@@ -98,19 +98,36 @@ def find_pips(
     # a pip pixel is darker than its surroundings by an absolute and a relative margin
     thr = np.maximum(min_contrast, rel_contrast * closed.astype(np.float32))
     mask = (diff.astype(np.float32) > thr).astype(np.uint8)
-    max_area = np.pi * max_radius**2 * 1.2
-    mask = fill_holes(mask, max_area)
+    limits = _PipLimits(max_radius, min_area, min_body)
+    mask = fill_holes(mask, limits.max_area)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     pips: list[Pip] = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         sub = labels[y : y + bh, x : x + bw] == i
-        pip = _blob_pip(grey, sub, x, y, max_radius, min_area, min_body)
+        pip = _blob_pip(grey, sub, x, y, limits)
         if pip is not None:
             pips.append(pip)
-        elif split_merged and _merged_pips(area, bw, bh, max_radius):
-            pips.extend(_split_blob(grey, diff, sub, x, y, max_radius, min_area, min_body))
+        elif split_merged and _merged_pips(area, bw, bh, limits):
+            pips.extend(_split_blob(grey, diff, sub, x, y, limits))
     return pips
+
+
+@dataclass(frozen=True)
+class _PipLimits:
+    """What a blob must be to count as one pip: its size bound, least area, least body."""
+
+    max_radius: int  # pixels
+    min_area: int  # pixels
+    min_body: float  # brightness of the surround, 0..255
+
+    @property
+    def max_area(self) -> float:
+        return np.pi * self.max_radius**2 * 1.2
+
+    @property
+    def max_side(self) -> int:
+        return 2 * self.max_radius + 2
 
 
 # a blob of up to this many pips' area may be pips blurred together
@@ -119,31 +136,24 @@ _MERGED_PIPS = 3.5
 _MERGED_CUT = 0.6
 
 
-def _merged_pips(area: int, bw: int, bh: int, max_radius: int) -> bool:
-    """Might a blob be a few pips blurred together: bigger than one pip, but no more than
-    :data:`_MERGED_PIPS` pips' area, no longer than a row of three and filling a good part
-    of its box (not a printed line or letter)?"""
-    side = 2 * max_radius + 2
-    if area <= np.pi * max_radius**2 * 1.2 and max(bw, bh) <= side:
-        return False  # a pip's size: it failed as a pip for its shape
-    if area > _MERGED_PIPS * np.pi * max_radius**2 * 1.2 or max(bw, bh) > 3 * side:
-        return False
-    return area >= _MERGED_FILL * bw * bh
-
-
 # ... filling at least this share of its bounding box (two pips side by side: 0.5 or more)
 _MERGED_FILL = 0.3
 
 
+def _merged_pips(area: int, bw: int, bh: int, limits: _PipLimits) -> bool:
+    """Might a blob be a few pips blurred together: bigger than one pip, but no more than
+    :data:`_MERGED_PIPS` pips' area, no longer than a row of three and filling a good part
+    of its box (not a printed line or letter)?"""
+    side = limits.max_side
+    if area <= limits.max_area and max(bw, bh) <= side:
+        return False  # a pip's size: it failed as a pip for its shape
+    if area > _MERGED_PIPS * limits.max_area or max(bw, bh) > 3 * side:
+        return False
+    return area >= _MERGED_FILL * bw * bh
+
+
 def _split_blob(
-    grey: np.ndarray,
-    diff: np.ndarray,
-    sub: np.ndarray,
-    x: int,
-    y: int,
-    max_radius: int,
-    min_area: int,
-    min_body: float,
+    grey: np.ndarray, diff: np.ndarray, sub: np.ndarray, x: int, y: int, limits: _PipLimits
 ) -> list[Pip]:
     """The pips in a blob too big for one: its darkest cores, each judged as a pip. A pip
     found so is its core, a little smaller than the pip, and is read as such."""
@@ -157,28 +167,20 @@ def _split_blob(
     for j in range(1, n):
         cx, cy, cw, ch, _ = stats[j]
         part = labels[cy : cy + ch, cx : cx + cw] == j
-        pip = _blob_pip(grey, part, x + cx, y + cy, max_radius, min_area, min_body)
+        pip = _blob_pip(grey, part, x + cx, y + cy, limits)
         if pip is not None:
             out.append(pip)
     return out
 
 
-def _blob_pip(
-    grey: np.ndarray,
-    sub: np.ndarray,
-    x: int,
-    y: int,
-    max_radius: int,
-    min_area: int,
-    min_body: float,
-) -> Pip | None:
+def _blob_pip(grey: np.ndarray, sub: np.ndarray, x: int, y: int, limits: _PipLimits) -> Pip | None:
     """The pip a blob (mask ``sub`` whose top-left pixel is at x, y) is, or None: a filled
     ellipse of a pip's size with a bright, even surround."""
     bh, bw = sub.shape
     area = int(np.count_nonzero(sub))
-    if area < min_area or area > np.pi * max_radius**2 * 1.2:
+    if area < limits.min_area or area > limits.max_area:
         return None
-    if bw > 2 * max_radius + 2 or bh > 2 * max_radius + 2:
+    if bw > limits.max_side or bh > limits.max_side:
         return None
     m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
     mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
@@ -202,7 +204,7 @@ def _blob_pip(
     ring = grey[py, px].astype(np.float32)
     inner = float(grey[y : y + bh, x : x + bw][sub].mean())
     body = float(np.median(ring))
-    if body < min_body:
+    if body < limits.min_body:
         return None
     level = inner + 0.5 * (body - inner)
     if np.count_nonzero(ring > level) < 8:
