@@ -117,7 +117,7 @@ def _bare_board_looks(board):
     looks = SpaceLooks(
         board.ids(), np.ones(n, bool), centre, np.zeros((n, HUE_BINS), np.float32),
         np.zeros((n, HUE_BINS), np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32),
-        np.zeros((n, HUE_BINS), np.float32), np.ones(n, np.float32),
+        np.zeros((n, HUE_BINS), np.float32),
     )  # fmt: skip
     want = predicted_print(looks, board)
     seat = np.array([s.owner is not None for s in board.spaces])

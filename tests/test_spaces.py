@@ -192,7 +192,7 @@ def _looks_with_tokens(hues_by_space: dict[int, float], n: int, chroma: float = 
     zeros = np.zeros(n, np.float32)
     return SpaceLooks(
         tuple(f"s{i}" for i in range(n)), np.ones(n, bool), np.zeros((n, 3), np.float32),
-        peaks, peaks.copy(), zeros, zeros, peaks.copy(), np.ones(n, np.float32),
+        peaks, peaks.copy(), zeros, zeros, peaks.copy(),
     )  # fmt: skip
 
 

@@ -13,8 +13,8 @@ look (its printed hole, or whatever covers it) is kept too: an empty space must 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -121,12 +121,22 @@ class SpaceLooks:
     clipped: np.ndarray  # (N,) float32: share of the hole's middle where the camera saturated
     spread: np.ndarray  # (N, HUE_BINS) float32: chroma of the square ring 1.25-1.9 token
     # radii around that peak: a token's colour is gone there, a hand's or a sleeve's is not
-    shade: np.ndarray  # (N,) float32: the bare paper's brightness near the space against the
-    # board's smooth paper field: 1 as lit as the board, less in a shadow the field did not
-    # follow (a hand's); nan where no bare paper is near
     beside: np.ndarray | None = None  # (N, HUE_BINS) float32, boards with battles only: the
     # strongest stand-sized colour anywhere near the middle of the cell, peak or not (a
     # second stand half hidden behind the first is no peak of its own)
+    # the top view and board the looks were taken from, for what only some frames ask
+    view: TopView | None = field(default=None, repr=False, compare=False)
+    board: Board | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def shade(self) -> np.ndarray:
+        """(N,) float32: the bare paper's brightness near each space against the board's
+        smooth paper field: 1 as lit as the board, less in a shadow the field did not follow
+        (a hand's); nan where no bare paper is near, or the top view is not known. Worked out
+        only when asked: only a frame with a hand in view needs it."""
+        if self.view is None or self.board is None:
+            return np.full(len(self.ids), np.nan, np.float32)
+        return _shade(self.view, self.board, reader_plan(self.board))
 
 
 def chroma(b, g, r, floor: float = 0.03):
@@ -193,7 +203,7 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        _shade(view, board, plan), beside,
+        beside, view, board,
     )  # fmt: skip
 
 
