@@ -375,7 +375,7 @@ def locate(
     # fit within 1.5 mm is half a spacing out across the board): three at least, or the
     # last fit where these two still agree with it
     if len(mine) >= 3:
-        h, _ = cv2.findHomography(img_pts, mm_pts, 0)
+        h = _fit(mine, squares)
         if h is not None:
             err = _reprojection_mm(h, img_pts, mm_pts)
             if err <= config.max_marker_error_mm:
