@@ -175,3 +175,44 @@ def test_a_stand_half_hiding_another_is_no_single_stand(seed):
     radius = int(np.hypot(*(edge - (cx, cy))))
     cv2.circle(behind, (int(cx), int(cy)), radius, (150, 60, 20), -1)
     assert observe(behind, [board]).spaces["c2"][0] == UNKNOWN
+
+
+def _paint_disc_mm(frame, board, centre_mm, radius_mm, bgr):
+    """A filled disc drawn on the photo where the board's millimetres put it."""
+    to_image = np.linalg.inv(locate(DEFAULT_CONFIG, frame, [board]).homography)
+    points = np.array([[centre_mm, (centre_mm[0] + radius_mm, centre_mm[1])]], np.float64)
+    (cx, cy), edge = cv2.perspectiveTransform(points, to_image)[0]
+    out = frame.copy()
+    cv2.circle(out, (int(cx), int(cy)), int(np.hypot(*(edge - (cx, cy)))), bgr, -1)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_stand_hiding_one_of_the_seats_colour_on_its_own_row_is_no_single_stand(seed):
+    """On a seat's row the hidden stand's colour is the row's own hue: a patch of it beside a
+    stand, stronger than the row's printed tint, makes the space unclear, never one colour
+    (independent photo-like frames read a battle on red's base as blue alone)."""
+    board = rules.get("playground-battles").board
+    red_row = next(s for s in board.spaces if s.owner == board.seat_colours.index("red"))
+    frame, _ = PhotoTable(board, seed=seed).render({red_row.id: "blue"}, hand=False)
+    assert observe(frame, [board]).spaces[red_row.id][0] == "blue"
+    r = board.token_radius
+    shoulder = (red_row.x + 0.9 * r, red_row.y - 0.5 * r)
+    behind = _paint_disc_mm(frame, board, shoulder, 0.45 * r, (40, 40, 200))
+    assert observe(behind, [board]).spaces[red_row.id][0] == UNKNOWN
+
+
+@pytest.mark.parametrize("game_name", ["the-right-moves", "playground-battles"])
+def test_a_pale_token_off_centre_on_its_seats_hole_is_never_read_empty(game_name):
+    """A pale token of the seat's own hue set down off centre leaves the hole's middle bare
+    and adds little colour: only its light differs from the print. Such a hole must not read
+    empty with confidence (independent frames read two such stands and a checker empty)."""
+    board = rules.get(game_name).board
+    seat = board.seat_colours.index("blue")
+    hole = next(s for s in board.spaces if s.owner == seat)
+    frame, _ = PhotoTable(board, seed=2).render({}, hand=False)
+    assert observe(frame, [board]).spaces[hole.id][0] is None  # the bare hole reads empty
+    pale_blue = (220, 170, 150)  # BGR: blue plastic washed out by the lamp
+    off = (hole.x + 0.9 * board.hole_radius, hole.y)  # its edge short of the hole's middle
+    covered = _paint_disc_mm(frame, board, off, 0.75 * board.hole_radius, pale_blue)
+    assert observe(covered, [board]).spaces[hole.id][0] in ("blue", UNKNOWN)

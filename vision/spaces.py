@@ -37,8 +37,11 @@ TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predict
 HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
 PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
 PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
+UNEVEN_SHARE = 0.2  # a bare hole is evenly printed: its brightest and darkest fifths ...
+UNEVEN_LIGHT = 0.3  # ... differ by less than this (log ratio), or it is not surely empty
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
+HIDDEN_ON_TINT = 0.16  # ... on a seat's space, this much more of the seat's colour than its tint
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -311,6 +314,8 @@ class Evidence:
     light: np.ndarray  # (N,) brightness at the centre
     centre_chroma: np.ndarray  # (N,)
     beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
+    owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
+    print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
 
     @property
     def empty(self) -> np.ndarray:
@@ -385,6 +390,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         ),
         absolute,
     )
+    hole_like = np.minimum(hole_like, _even_hole(samples))
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
     tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
@@ -415,7 +421,29 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
+        owner_k=owner_k,
+        print_tint=_print_tint(want, owner_k, quiet_at),
     )
+
+
+def _even_hole(samples: SpaceLooks) -> np.ndarray:
+    """(N,) how surely each printed hole is evenly lit, as a bare print is under any soft
+    light. A token set down off centre can leave the hole's middle bare while it covers a
+    side of the hole, and a pale one in its seat's hue adds no colour there, only an edge."""
+    if samples.disc_light is None:
+        return np.ones(len(samples.ids))
+    dark, bright = np.quantile(samples.disc_light, [UNEVEN_SHARE, 1.0 - UNEVEN_SHARE], axis=1)
+    uneven = np.log(np.maximum(bright, 1e-3) / np.maximum(dark, 1e-3))
+    return _conf(uneven, UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
+
+
+def _print_tint(want: np.ndarray, owner_k: np.ndarray, quiet_at: np.ndarray) -> np.ndarray:
+    """(N,) the bare print's chroma in its seat's hue: as this photo's plain holes predict it,
+    else the level under which the seat's colour is surely its tint; 0 on plain spaces."""
+    n = len(owner_k)
+    quiet = quiet_at[np.arange(n), np.maximum(owner_k, 0)] if quiet_at.size else np.zeros(n)
+    predicted = np.hypot(want[:, 0], want[:, 1])
+    return np.where(owner_k >= 0, np.where(np.isnan(predicted), quiet, predicted), 0.0)
 
 
 def _per_colour(per_hue: np.ndarray, win: _Windows) -> np.ndarray:
@@ -436,7 +464,6 @@ def classify_spaces(
     ev = weigh_spaces(samples, board, calibration)
     empty = ev.empty
     achromatic = [c for c in candidate_colours(board) if c not in ev.colours]
-    plain = _seats(board, ev.colours).owner_k < 0  # printed in no seat's colour
     result: dict[str, tuple[str | None, float]] = {}
     for i, sid in enumerate(samples.ids):
         if not samples.valid[i]:
@@ -453,9 +480,8 @@ def classify_spaces(
                 reading = (contest_mark(board, colour, found[1][1]), min(best, second))
             else:
                 doubt = max(second, float(_conf(ev.stray[i], 0.3, 0.5)))
-                if board.shared_spaces and plain[i]:  # a second stand half hidden behind?
-                    hidden = np.delete(ev.beside[i], ev.colours.index(colour)).max(initial=0.0)
-                    doubt = max(doubt, float(_conf(hidden, HIDDEN_STAND - 0.05, HIDDEN_STAND)))
+                if board.shared_spaces:  # a second stand half hidden behind?
+                    doubt = max(doubt, _hidden_stand(ev, i, colour))
                 reading = (colour, min(best, 1.0 - doubt))
         elif achromatic and (not found or found[0][0] < 0.2):
             reading = _achromatic(
@@ -467,6 +493,22 @@ def classify_spaces(
             reading = (UNKNOWN, reading[1])
         result[sid] = reading
     return result
+
+
+def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
+    """How likely a stand of `colour` on space i hides most of a second stand of another
+    colour: a stand-sized patch of that colour near the middle, peak or not, above what the
+    print there shows (no colour on a plain space; the seat's tint in its own hue)."""
+    doubt = 0.0
+    for k, patch in enumerate(ev.beside[i]):
+        if ev.colours[k] == colour:
+            continue
+        if ev.owner_k[i] == k:
+            excess, bar = patch - ev.print_tint[i], HIDDEN_ON_TINT
+        else:
+            excess, bar = patch, HIDDEN_STAND
+        doubt = max(doubt, float(_conf(excess, bar - 0.06, bar)))
+    return doubt
 
 
 def _achromatic(colours, light, chroma, empty, cal, sid) -> tuple[str | None, float]:

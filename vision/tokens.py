@@ -35,6 +35,7 @@ HUE_BINS = int(round(360 / HUE_BIN_DEG))
 # (two box filters), so the chroma peaks at a token's centre, whatever its shading and highlight.
 FIRST_BOX, SECOND_BOX = 0.45, 0.35  # half-sizes, as fractions of the token radius
 PEAK_FLOOR = 0.2  # chroma below this is never kept as a peak (plain paper, grey print)
+HOLE_DISC = 0.8  # of the printed hole's radius: its part clear of the blurred edge
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class ReaderPlan:
     far: np.ndarray  # (M,) bool: beyond the search radius (a token there is too far off)
     scales: tuple[tuple[int, int, int], ...]  # per token size: (first box, second box, peak window)
     hole: np.ndarray  # (P,) flat offsets of a small disc inside the printed hole
+    disc: np.ndarray  # (Q,) flat offsets of most of the printed hole (a token off centre)
     ring: tuple[int, int]  # inner and outer half-size of the square ring around a token
     spacing: float  # the median distance between neighbouring spaces, in top-view px
 
@@ -95,13 +97,19 @@ def reader_plan(board: Board) -> ReaderPlan:
     if board.shared_spaces:  # two stands side by side, each 0.6 of a token (vision.contest)
         radii.append(0.6 * board.token_radius * ppm)
     scales = tuple((_odd(FIRST_BOX * r), _odd(SECOND_BOX * r), _odd(0.5 * r)) for r in radii)
-    r = max(1, int(round(0.5 * board.hole_radius * ppm)))
-    dy, dx = np.mgrid[-r : r + 1, -r : r + 1]
-    inside = dx * dx + dy * dy <= r * r
-    hole = (dy[inside] * w + dx[inside]).astype(np.int64)
+    hole = _disc_offsets(0.5 * board.hole_radius * ppm, w)
+    disc = _disc_offsets(HOLE_DISC * board.hole_radius * ppm, w)
     ring = (max(2, int(round(1.25 * radii[0]))), max(3, int(round(1.9 * radii[0]))))
     spacing = float(np.median(nearest_spacing(board))) * ppm
-    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, ring, spacing)
+    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, spacing)
+
+
+def _disc_offsets(radius_px: float, width: int) -> np.ndarray:
+    """Flat top-view offsets of a disc about a pixel (at least the 3x3 cross)."""
+    r = max(1, int(round(radius_px)))
+    dy, dx = np.mgrid[-r : r + 1, -r : r + 1]
+    inside = dx * dx + dy * dy <= r * r
+    return (dy[inside] * width + dx[inside]).astype(np.int64)
 
 
 def _odd(half: float) -> int:
@@ -124,6 +132,8 @@ class SpaceLooks:
     beside: np.ndarray | None = None  # (N, HUE_BINS) float32, boards with battles only: the
     # strongest stand-sized colour anywhere near the middle of the cell, peak or not (a
     # second stand half hidden behind the first is no peak of its own)
+    disc_light: np.ndarray | None = None  # (N, Q) float32: brightness of every pixel over most
+    # of the printed hole: a bare hole is even; a token set down off centre covers part of it
     # the top view and board the looks were taken from, for what only some frames ask
     view: TopView | None = field(default=None, repr=False, compare=False)
     board: Board | None = field(default=None, repr=False, compare=False)
@@ -201,9 +211,12 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(raw) - 1)
     # the camera saturated in the hole's middle: a grey print never does but in glare
     clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
+    flat = view.image.reshape(-1, 3)
+    disc = np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(flat) - 1)
+    disc_light = flat[disc].mean(2, dtype=np.float32)
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        beside, view, board,
+        beside, disc_light, view, board,
     )  # fmt: skip
 
 
