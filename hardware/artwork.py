@@ -21,6 +21,7 @@ import rules
 from rules.geometry import Board, Region, Space
 from rules.palette import PALETTE
 from rules.printing import (
+    COLLAR_RADIUS,
     COLLAR_SHARE,
     HOLE_RGB,
     INK_RGB,
@@ -88,7 +89,8 @@ def _draw_space(img: np.ndarray, board: Board, space: Space, ppm: float) -> None
     # a drilled-looking hole: tinted collar, dark rim, grey interior
     if tint is not None:
         collar = mix(PAPER_BGR, tint, COLLAR_SHARE)
-        cv2.circle(img, centre, round(r * 1.45 * ppm * _ONE), collar, -1, cv2.LINE_AA, _SHIFT)
+        collar_px = round(r * COLLAR_RADIUS * ppm * _ONE)
+        cv2.circle(img, centre, collar_px, collar, -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(img, centre, round(r * ppm * _ONE), rim, -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(img, centre, round((r - 0.8) * ppm * _ONE), fill, -1, cv2.LINE_AA, _SHIFT)
     if space.kind in {"star", "centre", "center", "shortcut"}:

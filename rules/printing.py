@@ -13,6 +13,7 @@ HOLE_RGB = (112, 112, 112)  # neutral mid-grey hole (or square) interior
 TRAY_RGB = (228, 218, 205)
 TINT_SHARE = 0.28  # share of the seat's colour mixed into a seat's hole interior
 COLLAR_SHARE = 0.35  # share of the seat's colour mixed into the paper collar around the hole
+COLLAR_RADIUS = 1.45  # a seat's hole's tinted collar, in hole radii (plain holes have none)
 RIM_SHARE = 0.45  # share of the seat's colour mixed into the ink rim of a seat's hole
 
 

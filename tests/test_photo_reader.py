@@ -216,3 +216,19 @@ def test_a_pale_token_off_centre_on_its_seats_hole_is_never_read_empty(game_name
     off = (hole.x + 0.9 * board.hole_radius, hole.y)  # its edge short of the hole's middle
     covered = _paint_disc_mm(frame, board, off, 0.75 * board.hole_radius, pale_blue)
     assert observe(covered, [board]).spaces[hole.id][0] in ("blue", UNKNOWN)
+
+
+def test_a_seat_rows_collar_beside_a_grid_square_is_no_hidden_stand():
+    """A seat row's tinted collars reach into the grid squares beside them: that colour is
+    print, not a second stand half hidden (independent twin frame, dev seed 2006, photo 2: a
+    red stand on g7 beside blue's row was unclear). The frame is read as `vision read` does."""
+    from hardware.phototwin import render
+
+    game = rules.get("playground-battles")
+    jpeg, truth = render(game.name, 2006, 2, "issue14")
+    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert truth["placement"]["g7"] == "red" and truth["placement"]["h8"] == "blue"
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces["g7"][0] == "red"
+    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
+    assert wrong == []

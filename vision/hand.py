@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
+from rules.printing import COLLAR_RADIUS
 from vision.config import VisionConfig
 
 
@@ -63,7 +64,7 @@ def _static_mask(board: Board, hand_px: int) -> np.ndarray:
     s = hand_px / max(board.width, board.height)
     size = (max(1, round(board.height * s)), max(1, round(board.width * s)))
     mask = np.full(size, 255, np.uint8)
-    r = (max(board.token_radius, board.hole_radius * 1.45) + 2.5) * s
+    r = (max(board.token_radius, board.hole_radius * COLLAR_RADIUS) + 2.5) * s
     for sp in board.spaces:
         cv2.circle(mask, (round(sp.x * s), round(sp.y * s)), max(1, round(r)), 0, -1)
     for reg in board.regions:

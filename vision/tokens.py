@@ -20,7 +20,9 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
+from rules.printing import COLLAR_RADIUS
 from vision.topview import (
+    TOKEN_PX,
     TopView,
     cell_radius_mm,
     nearest_spacing,
@@ -51,6 +53,7 @@ class ReaderPlan:
     hole: np.ndarray  # (P,) flat offsets of a small disc inside the printed hole
     disc: np.ndarray  # (Q,) flat offsets of most of the printed hole (a token off centre)
     ring: tuple[int, int]  # inner and outer half-size of the square ring around a token
+    own_print: np.ndarray  # (M,) bool: not on another seat's hole's tinted collar
     spacing: float  # the median distance between neighbouring spaces, in top-view px
 
 
@@ -101,7 +104,31 @@ def reader_plan(board: Board) -> ReaderPlan:
     disc = _disc_offsets(HOLE_DISC * board.hole_radius * ppm, w)
     ring = (max(2, int(round(1.25 * radii[0]))), max(3, int(round(1.9 * radii[0]))))
     spacing = float(np.median(nearest_spacing(board))) * ppm
-    return ReaderPlan((h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, spacing)
+    own_print = ~_foreign_collars(board, xy, label, ppm).ravel()[cell]
+    return ReaderPlan(
+        (h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, own_print, spacing
+    )
+
+
+def _foreign_collars(board: Board, xy: np.ndarray, label: np.ndarray, ppm: float) -> np.ndarray:
+    """(H, W) bool: pixels on (or blurred into by a stand-sized look) the tinted collar of a
+    seat's hole they are not the cell of. Where a seat's row runs beside a grid, its collars
+    reach into the grid's cells: their colour there is print, not a stand."""
+    foreign = np.zeros(label.shape, bool)
+    if not board.shared_spaces:  # only the hidden-stand look (`beside`) needs it
+        return foreign
+    h, w = label.shape
+    reach = COLLAR_RADIUS * board.hole_radius * ppm + 0.5 * TOKEN_PX
+    for i, space in enumerate(board.spaces):
+        if space.owner is None:
+            continue
+        x, y = xy[i]
+        x0, x1 = max(0, int(x - reach)), min(w, int(x + reach) + 2)
+        y0, y1 = max(0, int(y - reach)), min(h, int(y + reach) + 2)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        near = np.hypot(xx - x, yy - y) <= reach
+        foreign[y0:y1, x0:x1] |= near & (label[y0:y1, x0:x1] != i)
+    return foreign
 
 
 def _disc_offsets(radius_px: float, width: int) -> np.ndarray:
@@ -189,7 +216,7 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
         cxf, cyf, lf, cf = cx.ravel(), cy.ravel(), light.ravel(), chroma.ravel()
         c = cf[cell]
         if beside is not None and step == len(plan.scales) - 1:  # at a stand's own size
-            seen = (c >= PEAK_FLOOR) & ~plan.far
+            seen = (c >= PEAK_FLOOR) & ~plan.far & plan.own_print
             hues = (hue_deg(cxf[cell[seen]], cyf[cell[seen]]) // HUE_BIN_DEG).astype(np.int64)
             np.maximum.at(beside, (owner[seen], hues % HUE_BINS), c[seen])
         own = (c >= around.ravel()[cell] - 1e-4) & (c >= PEAK_FLOOR)  # a peak, not a slope

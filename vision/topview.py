@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
+from rules.printing import COLLAR_RADIUS
 
 TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on shared boards)
 LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
@@ -78,7 +79,7 @@ def paper_mask(board: Board, ppm: float) -> np.ndarray:
         return round(v * ppm - 0.5)
 
     reach = np.maximum(
-        1.45 * board.hole_radius + 1.5, board.token_radius + search_radius_mm(board)
+        COLLAR_RADIUS * board.hole_radius + 1.5, board.token_radius + search_radius_mm(board)
     ) + SPACE_CLEAR_MM  # fmt: skip
     for space, r in zip(board.spaces, reach, strict=True):
         if board.hole_radius * 1.2 > r:
