@@ -390,7 +390,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         ),
         absolute,
     )
-    hole_like = np.minimum(hole_like, _even_hole(samples))
+    # on a seat's hole a pale token of its hue adds no colour to the tint: only light and an
+    # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
+    hole_like = np.where(owner_k >= 0, np.minimum(hole_like, _even_hole(samples)), hole_like)
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
     tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
