@@ -165,15 +165,11 @@ def test_a_stand_half_hiding_another_is_no_single_stand(seed):
     board = rules.get("playground-battles").board
     frame, _ = PhotoTable(board, seed=seed).render({"c2": "red", "e5": "blue"}, hand=False)
     assert observe(frame, [board]).spaces["c2"][0] == "red"
-    to_image = np.linalg.inv(locate(DEFAULT_CONFIG, frame, [board]).homography)
     space, r = next(s for s in board.spaces if s.id == "c2"), board.token_radius
-    edge_mm = np.array(
-        [[[space.x + 0.9 * r, space.y - 0.6 * r], [space.x + 1.35 * r, space.y - 0.6 * r]]]
+    # the blue stand's shoulder showing behind the red one
+    behind = _paint_disc_mm(
+        frame, board, (space.x + 0.9 * r, space.y - 0.6 * r), 0.45 * r, (150, 60, 20)
     )
-    (cx, cy), edge = cv2.perspectiveTransform(edge_mm, to_image)[0]
-    behind = frame.copy()  # the blue stand's shoulder showing behind the red one
-    radius = int(np.hypot(*(edge - (cx, cy))))
-    cv2.circle(behind, (int(cx), int(cy)), radius, (150, 60, 20), -1)
     assert observe(behind, [board]).spaces["c2"][0] == UNKNOWN
 
 
