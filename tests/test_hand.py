@@ -63,3 +63,35 @@ def test_a_pale_arm_under_a_warm_lamp_is_a_hand_without_a_reference():
     with_arm = frame.copy()
     cv2.fillPoly(with_arm, [arm_px], tuple(float(c) for c in skin))
     assert hand.detect_hand(DEFAULT_CONFIG, with_arm, board, homography).hand
+
+
+def test_an_arm_over_a_crowded_grid_is_a_hand_though_no_plain_paper_shows_it():
+    """Over Playground Battles' grid no plain paper is left beside the squares: a dark arm
+    reaching in across the board's edge was seen on paper only at the margin, too little to
+    count, and its skin was read as red stands (independent photo-like frames). An arm always
+    comes in across the board's edge, where nothing of the game lies."""
+    import rules
+    from rules.palette import UNKNOWN
+    from vision.observation import observe
+
+    board = rules.get("playground-battles").board
+    frame, _ = SimulatedTable(board, seed=3).render({}, hand=False, index=0)
+    homography = locate(DEFAULT_CONFIG, frame, [board]).homography
+    assert not hand.detect_hand(DEFAULT_CONFIG, frame, board, homography).hand
+    w, h = board.width, board.height
+    # a forearm about 30 mm wide, narrowing to the wrist
+    arm_mm = np.array([[[w + 30, 0.47 * h], [0.45 * w, 0.47 * h + 5], [0.45 * w, 0.53 * h - 5],
+                        [w + 30, 0.53 * h]]])  # fmt: skip
+    to_image = np.linalg.inv(homography)
+    arm_px = cv2.perspectiveTransform(arm_mm.astype(np.float64), to_image)[0].astype(np.int32)
+    paper = np.median(frame[frame.sum(2) > 500], axis=0)
+    skin = np.clip(paper * np.array([0.22, 0.3, 0.45]), 0, 255)  # dark skin, B, G, R
+    with_arm = frame.copy()
+    cv2.fillPoly(with_arm, [arm_px], tuple(float(c) for c in skin))
+    assert hand.detect_hand(DEFAULT_CONFIG, with_arm, board, homography).hand
+    # the appliance's flow, against the calibration's top view, finds it the same way
+    reference = calibrate(board, [(frame, {})]).top_view
+    assert hand.detect_hand(DEFAULT_CONFIG, with_arm, board, homography, reference).hand
+    seen = observe(with_arm, [board]).spaces
+    assert all(colour in (None, UNKNOWN) for colour, _ in seen.values())  # nothing stands there
+    assert sum(colour == UNKNOWN for colour, _ in seen.values()) >= 6  # those under the arm

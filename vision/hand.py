@@ -20,6 +20,10 @@ from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
 from vision.config import VisionConfig
 
+ARM_EDGE_MM = 4.0  # an arm crosses the board's outer edge: nothing of the game lies this close
+ARM_DEEP_MM = 15.0  # ... and reaches in beyond this, with at least ARM_AREA of a hand's area
+ARM_AREA = 0.5
+
 
 @dataclass(frozen=True)
 class HandResult:
@@ -136,9 +140,14 @@ def detect_hand(
     if reference is not None and reference.shape == top.shape:
         d = cv2.absdiff(bal, _balanced_reference(reference, mask))
         diff = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
-        foreign = cv2.bitwise_and((diff > config.hand_diff).view(np.uint8) * 255, mask)
+        changed = (diff > config.hand_diff) & inside
+        foreign = cv2.bitwise_and(changed.view(np.uint8) * 255, mask)
         largest, blob = _largest_blob(foreign)
         area = largest / total
+        if area < config.hand_min_area:
+            arm = _across_edge(changed, board, config)
+            if arm is not None:
+                return HandResult(True, float(np.count_nonzero(arm)) / total, "reference", arm)
         return HandResult(area >= config.hand_min_area, area, "reference", blob)
     lab = cv2.cvtColor(np.clip(bal * (0.9 / 255.0), 0, 1).astype(np.float32), cv2.COLOR_BGR2LAB)
     L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
@@ -149,8 +158,36 @@ def detect_hand(
     largest, blob = _largest_blob(np.where(mask > 0, skin, False).astype(np.uint8) * 255)
     area = largest / total
     if area < config.hand_min_area:
-        return HandResult(False, area, "skin", blob)
+        arm = _across_edge(skin, board, config)
+        if arm is None:
+            return HandResult(False, area, "skin", blob)
+        return HandResult(True, float(np.count_nonzero(arm)) / total, "skin", _grown(arm, skin))
     return HandResult(True, area, "skin", _grown(blob, skin))
+
+
+def _across_edge(foreign: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray | None:
+    """The foreign runs that reach in across the board's edge, deep enough to be an arm, as a
+    blob (255), or None. Over a crowded grid (no plain paper left to see a hand on) an arm is
+    still found: it always comes in from outside the board, and no token, die or print lies
+    on the board's outer edge."""
+    s = board_scale(board, config)
+    runs, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=8)
+    if runs <= 1:
+        return None
+    edge, deep = max(1, round(ARM_EDGE_MM * s)), max(2, round(ARM_DEEP_MM * s))
+    border = np.ones(labels.shape, bool)
+    border[edge:-edge, edge:-edge] = False
+    inner = np.zeros(labels.shape, bool)
+    inner[deep:-deep, deep:-deep] = True
+    touching = np.unique(labels[border & (labels > 0)])
+    if len(touching) == 0:
+        return None
+    reach = np.bincount(labels[inner].ravel(), minlength=runs)[touching]
+    total = float(labels.shape[0] * labels.shape[1])
+    arms = touching[reach >= ARM_AREA * config.hand_min_area * total]
+    if len(arms) == 0:
+        return None
+    return np.where(np.isin(labels, arms), 255, 0).astype(np.uint8)
 
 
 def _grown(blob: np.ndarray, skin: np.ndarray) -> np.ndarray:
