@@ -41,7 +41,7 @@ UNEVEN_SHARE = 0.2  # a bare hole is evenly printed: its brightest and darkest f
 UNEVEN_LIGHT = 0.3  # ... differ by less than this (log ratio), or it is not surely empty
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
-HIDDEN_ON_TINT = 0.16  # ... on a seat's space, this much more of the seat's colour than its tint
+HIDDEN_ON_TINT = 0.09  # ... on a seat's space, this much more of the seat's colour than its tint
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
