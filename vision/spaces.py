@@ -392,7 +392,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
     # on a seat's hole a pale token of its hue adds no colour to the tint: only light and an
     # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
-    hole_like = np.where(owner_k >= 0, np.minimum(hole_like, _even_hole(samples)), hole_like)
+    seat = np.nonzero(owner_k >= 0)[0]
+    hole_like[seat] = np.minimum(hole_like[seat], _even_hole(samples, seat))
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
     tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
@@ -428,13 +429,17 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
 
 
-def _even_hole(samples: SpaceLooks) -> np.ndarray:
-    """(N,) how surely each printed hole is evenly lit, as a bare print is under any soft
-    light. A token set down off centre can leave the hole's middle bare while it covers a
-    side of the hole, and a pale one in its seat's hue adds no colour there, only an edge."""
-    if samples.disc_light is None:
-        return np.ones(len(samples.ids))
-    dark, bright = np.quantile(samples.disc_light, [UNEVEN_SHARE, 1.0 - UNEVEN_SHARE], axis=1)
+def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
+    """How surely each of `spaces` (indices) shows an evenly lit hole, as a bare print is
+    under any soft light. A token set down off centre can leave the hole's middle bare while
+    it covers a side of the hole, and a pale one in its seat's hue adds no colour there, only
+    light and an edge."""
+    if samples.disc_light is None or len(spaces) == 0:
+        return np.ones(len(spaces))
+    light = np.sort(samples.disc_light[spaces], axis=1)
+    last = light.shape[1] - 1
+    dark = light[:, int(round(UNEVEN_SHARE * last))]
+    bright = light[:, int(round((1.0 - UNEVEN_SHARE) * last))]
     uneven = np.log(np.maximum(bright, 1e-3) / np.maximum(dark, 1e-3))
     return _conf(uneven, UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
 

@@ -238,9 +238,8 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(raw) - 1)
     # the camera saturated in the hole's middle: a grey print never does but in glare
     clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
-    flat = view.image.reshape(-1, 3)
-    disc = np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(flat) - 1)
-    disc_light = flat[disc].mean(2, dtype=np.float32)
+    grey = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)).ravel()
+    disc_light = grey[np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(grey) - 1)]
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
         beside, disc_light, view, board,
