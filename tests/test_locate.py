@@ -223,3 +223,46 @@ def test_two_markers_alone_do_not_place_the_board():
     assert locate(DEFAULT_CONFIG, covered, BOARDS) is None
     kept = locate(DEFAULT_CONFIG, covered, BOARDS, last_homography=good.homography)
     assert kept is not None and kept.source == "last"
+
+
+def _far_frame(frame, truth_h, fx):
+    """The frame shrunk by `fx` into the middle of a grey one (a board twice as far away),
+    and the board mm -> px homography of the shrunk frame."""
+    small = cv2.resize(frame, None, fx=fx, fy=fx, interpolation=cv2.INTER_AREA)
+    far = np.full_like(frame, 90)
+    y, x = (frame.shape[0] - small.shape[0]) // 2, (frame.shape[1] - small.shape[1]) // 2
+    far[y : y + small.shape[0], x : x + small.shape[1]] = small
+    shrink = np.array([[fx, 0, x + 0.5 * fx - 0.5], [0, fx, y + 0.5 * fx - 0.5], [0, 0, 1]])
+    return cv2.GaussianBlur(far, (0, 0), 0.6), shrink @ truth_h
+
+
+@pytest.mark.parametrize("name", ["aggravation", "manji"])
+def test_a_board_whose_markers_are_too_small_at_search_scale_is_searched_at_full_size(name):
+    """At a third of its usual size the half-scale search reads fewer than three of the
+    board's markers (independent photo-like frames of boards far from the camera were not
+    located at all); the whole frame is then searched at full size."""
+    board = rules.get(name).board
+    frame, truth = SimulatedTable(board, seed=3).render({}, hand=False, index=0)
+    far, far_h = _far_frame(frame, truth.homography, 0.33)
+    found = locate(DEFAULT_CONFIG, far, [board])
+    assert found is not None and len(found.markers) >= 3
+    assert _max_space_error_mm(board, far_h, found.homography) < 1.5
+
+
+def test_a_marker_whose_corners_disagree_is_left_out_of_the_fit():
+    """A hand over a marker's edge, or glare on it, bends its corners: the other three still
+    place the board (an independent photo-like frame with a hand near a corner was not
+    located: the four-marker fit was 1.7 mm out)."""
+    board = BOARDS[0]
+    frame, truth = SimulatedTable(board, seed=4).render({})
+    markers = detect_markers(DEFAULT_CONFIG, frame)
+    assert locate(DEFAULT_CONFIG, frame, [board], markers=markers) is not None
+    bent = [
+        m
+        if m.id != board.marker_ids[1]
+        else type(m)(m.id, m.corners + [[0, 0], [20, 8], [20, 8], [0, 0]])
+        for m in markers
+    ]
+    found = locate(DEFAULT_CONFIG, frame, [board], markers=bent)
+    assert found is not None and found.source == "markers"
+    assert _max_space_error_mm(board, truth.homography, found.homography) < 0.5

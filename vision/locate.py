@@ -212,7 +212,21 @@ def _search_frame(config: VisionConfig, image: np.ndarray, boards) -> list[Marke
     gray = _grey(image)
     small = _scaled(config, gray)
     glanced = _glance(config, gray, small, boards)
-    return glanced if glanced is not None else _whole_frame(config, gray, small)
+    found = glanced if glanced is not None else _whole_frame(config, gray, small)
+    if config.detect_scale < 1.0 and _most_of_one_board(found, boards) < 3:
+        # a board far from the camera: its markers' cells too small to read at the search
+        # scale, and fewer than three place nothing (two only roughly: where they say the
+        # others lie, `_look_closer` may miss them)
+        finer = _whole_frame(replace(config, detect_scale=1.0), gray, gray)
+        if _most_of_one_board(finer, boards) > _most_of_one_board(found, boards):
+            return finer
+    return found
+
+
+def _most_of_one_board(markers: list[Marker], boards) -> int:
+    """How many markers of any one board are among `markers`."""
+    seen = {m.id for m in markers}
+    return max((len(seen & set(b.marker_ids)) for b in boards), default=0)
 
 
 def _glance(config: VisionConfig, gray: np.ndarray, small: np.ndarray, boards) -> list | None:
@@ -302,6 +316,29 @@ def _look_closer(config: VisionConfig, image: np.ndarray, board: Board, markers:
     return markers + found
 
 
+def _consistent_fit(config: VisionConfig, mine: list[Marker], squares: dict):
+    """(homography, error mm) fitted to all the board's markers found, or else to the three
+    that agree best where a fourth does not (a hand over its edge or glare on it bends its
+    corners); None when no fit is within `config.max_marker_error_mm`."""
+    fits = []
+    for markers in [mine] + ([[m for m in mine if m is not left] for left in mine]
+                             if len(mine) == 4 else []):  # fmt: skip
+        h = _fit(markers, squares)
+        if h is None:
+            continue
+        img_pts = np.concatenate([m.corners for m in markers])
+        mm_pts = np.array([p for m in markers for p in squares[m.id]], np.float64)
+        err = _reprojection_mm(h, img_pts, mm_pts)
+        if err <= config.max_marker_error_mm:
+            if markers is mine:
+                return h, err
+            fits.append((err, h))
+    if not fits:
+        return None
+    err, h = min(fits, key=lambda fit: fit[0])
+    return h, err
+
+
 def identify_game(markers: list[Marker], boards: list[Board] | tuple[Board, ...]) -> Board | None:
     """The board whose marker ids were seen most (ties: None, the game is ambiguous)."""
     seen = {m.id for m in markers}
@@ -374,14 +411,12 @@ def locate(
     # two markers alone place far spaces too roughly to read them (at the markers' corners a
     # fit within 1.5 mm is half a spacing out across the board): three at least, or the
     # last fit where these two still agree with it
-    if len(mine) >= 3:
-        h = _fit(mine, squares)
-        if h is not None:
-            err = _reprojection_mm(h, img_pts, mm_pts)
-            if err <= config.max_marker_error_mm:
-                h = h / h[2, 2]
-                _remember(h, board)
-                return Location(board, h, ids, "markers", err, corners)
+    fitted = _consistent_fit(config, mine, squares) if len(mine) >= 3 else None
+    if fitted is not None:
+        h, err = fitted
+        h = h / h[2, 2]
+        _remember(h, board)
+        return Location(board, h, ids, "markers", err, corners)
     if trust_last:
         return Location(board, last, ids, "last", last_err, corners)
     return None
