@@ -120,6 +120,11 @@ _LAYOUTS: dict[int, np.ndarray] = {
     5: np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], float),
     6: np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], float),
 }
+# a six's layout with its columns set wider apart or closer than its rows (a die's design,
+# foreshortening)
+_SIX_STRETCHED = np.stack(
+    [_LAYOUTS[6] * np.array([u, 1.0]) for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45)]
+)
 # half-size of a face in units of a (pip centres at +-a, face edge at about +-1.85a)
 _FACE_HALF = 1.85
 # around a lone pip, the face must be at least this fraction of the pip's surround brightness
@@ -131,6 +136,8 @@ _SHAPE_TOL = 1.7
 _DIP_CLEAN = 0.4
 _DIP_RELIEF = 0.15
 _ANGLES = np.deg2rad(np.arange(0.0, 180.0, 2.0))
+# (as columns: a layout is fitted thousands of times in a busy tray)
+_COS_ANGLES, _SIN_ANGLES = np.cos(_ANGLES)[:, None], np.sin(_ANGLES)[:, None]
 
 
 def _check_image(image_bgr: np.ndarray) -> None:
@@ -535,7 +542,24 @@ def _bright_path(
     if np.count_nonzero(keep) < 2:
         return True
     vals = grey[ys[keep], xs[keep]].astype(np.float32)
-    return float(np.percentile(vals, 5)) >= frac * body
+    return _percentile_at_least(vals, 5.0, frac * body)
+
+
+def _percentile_at_least(vals: np.ndarray, q: float, level: float) -> bool:
+    """``np.percentile(vals, q) >= level`` for grey levels (whole numbers), settled from the
+    sorted values where they decide it: the percentile interpolates between two neighbours
+    in sorted order, so it is at least the lower and at most the upper. Only when ``level``
+    lies between them is the percentile itself worked out (it costs ten times a sort)."""
+    ordered = np.sort(vals)
+    at = (len(ordered) - 1) * q / 100.0
+    # a neighbour either side of numpy's own index, whichever way it rounds
+    lo = max(0, int(np.floor(at - 1e-6)))
+    hi = min(len(ordered) - 1, int(np.floor(at + 1e-6)) + 1)
+    if ordered[lo] >= level:
+        return True
+    if ordered[hi] < level:
+        return False
+    return float(np.percentile(vals, q)) >= level
 
 
 def _pip_mask(grey: np.ndarray, pips: list[Pip]) -> np.ndarray:
@@ -603,27 +627,41 @@ def _group_faces(
 
 def _fit_layout(pts: np.ndarray, lay: np.ndarray) -> tuple[float, float, float]:
     """Fit a layout to whitened, centred points: (a, rms error / a, angle)."""
-    k = len(lay)
-    if k == 1:
+    if len(lay) == 1:
         return 0.0, 0.0, 0.0
-    rms_lay = np.sqrt((lay**2).sum(1).mean())
+    return _fit_layouts(pts, lay[None])[0]
+
+
+def _layout_scale(pts: np.ndarray, lays: np.ndarray) -> np.ndarray:
+    """The pip spacing ``a`` (in the points' units) each layout (L x k x 2) is fitted at:
+    the points' spread over the layout's, whatever the layout's turn."""
+    rms_lay = np.sqrt((lays**2).sum(2).mean(1))
     rms_pts = np.sqrt((pts**2).sum(1).mean())
-    a = rms_pts / rms_lay
-    best = (np.inf, 0.0)
-    c, s = np.cos(_ANGLES), np.sin(_ANGLES)
+    return rms_pts / rms_lay
+
+
+def _fit_layouts(pts: np.ndarray, lays: np.ndarray) -> list[tuple[float, float, float]]:
+    """:func:`_fit_layout` for several layouts of as many pips at once (L x k x 2): a six is
+    fitted stretched eight ways, and one pass over all of them costs about one fit."""
+    a = _layout_scale(pts, lays)
+    c, s = _COS_ANGLES, _SIN_ANGLES
     # rotate points by -angle into the layout frame, in units of a
-    rx = (pts[:, 0][None, :] * c[:, None] + pts[:, 1][None, :] * s[:, None]) / a
-    ry = (-pts[:, 0][None, :] * s[:, None] + pts[:, 1][None, :] * c[:, None]) / a
-    dx = rx[:, :, None] - lay[None, None, :, 0]
-    dy = ry[:, :, None] - lay[None, None, :, 1]
+    rx = (pts[:, 0][None, :] * c + pts[:, 1][None, :] * s)[None] / a[:, None, None]
+    ry = (-pts[:, 0][None, :] * s + pts[:, 1][None, :] * c)[None] / a[:, None, None]
+    dx = rx[..., None] - lays[:, None, None, :, 0]
+    dy = ry[..., None] - lays[:, None, None, :, 1]
     d2 = dx**2 + dy**2
-    nearest = d2.argmin(2)  # angles x points
-    err = d2.min(2).mean(1)
-    for ai in np.argsort(err)[:6]:
-        if len(set(nearest[ai].tolist())) == k:
-            best = (float(err[ai]), float(_ANGLES[ai]))
-            break
-    return float(a), float(np.sqrt(best[0])), best[1]
+    nearest = d2.argmin(3)  # layouts x angles x points
+    err = d2.min(3).sum(2) / len(pts)  # (the mean over the points, without its overhead)
+    out = []
+    for li in range(len(lays)):
+        best = (np.inf, 0.0)
+        for ai in np.argsort(err[li])[:6]:
+            if len(set(nearest[li, ai].tolist())) == lays.shape[1]:
+                best = (float(err[li, ai]), float(_ANGLES[ai]))
+                break
+        out.append((float(a[li]), float(np.sqrt(best[0])), best[1]))
+    return out
 
 
 def _sample(grey: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -1083,13 +1121,18 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     centre = xy.mean(0)
     pts = (xy - centre) @ wh.T
     lay = _LAYOUTS[k]
+    if (
+        2 <= k <= 5
+        and not config.spacing[0] <= _layout_scale(pts, lay[None])[0] <= config.spacing[1]
+    ):
+        return None  # (as below, but before the costly search for the layout's turn)
     a, err, ang = _fit_layout(pts, lay)
     if k == 6:
         # the two columns of a six may sit wider apart than the rows (die design), or closer
         # (foreshortening)
-        for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45):
-            lay_u = lay * np.array([u, 1.0])
-            a_u, err_u, ang_u = _fit_layout(pts, lay_u)
+        for lay_u, (a_u, err_u, ang_u) in zip(
+            _SIX_STRETCHED, _fit_layouts(pts, _SIX_STRETCHED), strict=True
+        ):
             # (a stretch that puts the pips too far apart is no six; motion blur can make
             # one fit best, and the pattern's own frame below may still save the face)
             if err_u < err and config.spacing[0] <= a_u <= config.spacing[1]:
@@ -1204,24 +1247,43 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     }
 
 
-def _line_partitions(xy: np.ndarray) -> list[tuple[float, list[int], list[int]]]:
+# the directions of the lines a pip group is cut with
+_CUT_DIRECTIONS = [
+    np.array([np.cos(t), np.sin(t)]) for t in np.deg2rad(np.arange(0.0, 180.0, 10.0))
+]
+
+
+def _line_partitions(
+    xy: np.ndarray, cap: int | None = None, limit: int | None = None
+) -> list[tuple[float, list[int], list[int]]]:
     """Distinct ways to cut a point set in two with a straight line, with the widest gap
-    (in pixels) that line leaves between the two sides; widest gap first."""
-    best: dict[frozenset, float] = {}
+    (in pixels) that line leaves between the two sides; widest gap first. ``cap``: only
+    cuts whose sides hold at most that many points; ``limit``: only the first that many.
+
+    A cut is known by the bits of the side holding point 0 (so each cut has one name, and
+    that side comes first); the sides of every cut along a direction are running sums. Only
+    the cuts given back are spelt out as lists."""
+    best: dict[int, float] = {}
     n = len(xy)
-    everything = frozenset(range(n))
-    for t in np.deg2rad(np.arange(0.0, 180.0, 10.0)):
-        proj = xy @ np.array([np.cos(t), np.sin(t)])
+    everything = (1 << n) - 1
+    for direction in _CUT_DIRECTIONS:
+        proj = xy @ direction
         order = np.argsort(proj)
-        gaps = np.diff(proj[order])
-        for cut in range(1, n):
-            part = frozenset(order[:cut].tolist())
-            key = min(part, everything - part, key=sorted)
-            if gaps[cut - 1] > best.get(key, -1.0):
-                best[key] = float(gaps[cut - 1])
-    out = [(g, sorted(k), sorted(everything - k)) for k, g in best.items()]
-    out.sort(key=lambda t: -t[0])
-    return out
+        gaps = np.diff(proj[order]).tolist()
+        sides = np.cumsum(np.left_shift(1, order))[:-1].tolist()
+        for side, gap in zip(sides, gaps, strict=True):
+            key = side if side & 1 else everything ^ side
+            if gap > best.get(key, -1.0):
+                best[key] = gap
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])
+    if cap is not None:
+        ranked = [(k, g) for k, g in ranked if max(k.bit_count(), n - k.bit_count()) <= cap]
+    return [(g, _bits(k, n), _bits(everything ^ k, n)) for k, g in ranked[:limit]]
+
+
+def _bits(mask: int, n: int) -> list[int]:
+    """The indices (of ``n``) whose bit is set in ``mask``, in order."""
+    return [i for i in range(n) if mask >> i & 1]
 
 
 def _face_cached(
@@ -1266,8 +1328,7 @@ def _split_fit(
     best_score = _explained([face] if face is not None else [])
     cap = 6 * 2 ** (depth - 1)  # a part larger than this cannot be cut into faces any more
     ranked = []
-    cuts = [c for c in _line_partitions(xy) if len(c[1]) <= cap and len(c[2]) <= cap]
-    for rank, (_gap, part_a, part_b) in enumerate(cuts[:16]):
+    for rank, (_gap, part_a, part_b) in enumerate(_line_partitions(xy, cap, 16)):
         direct = 0.0
         for part in (part_a, part_b):
             f = _face_cached(grey, pips, [idx[i] for i in part], config, cache)
