@@ -143,3 +143,37 @@ def test_photos_of_unknown_scale_still_show_every_sure_face_to_the_network(looks
     grey = np.full((100, 400), 200, np.uint8)
     opinion.combine(grey, [], [_sure(5, 50), _sure(6, 250)], 0.6)
     assert sorted(round(x) for x, _y, _s in looks) == [50, 250]
+
+
+def _same_face(a: dict | None, b: dict | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize("square", [True, False])
+def test_a_face_refused_before_its_turn_is_searched_is_refused_by_the_search(monkeypatch, square):
+    rng = np.random.default_rng(9)
+    grey = np.full((200, 200), 220, np.uint8)
+    config = dice.DiceConfig(
+        square_die_px=48.0 if square else None,
+        spacing=(1.6, dice.SQUARE_SPACING_MAX if square else 3.4),
+    )
+    refused = 0
+    for _ in range(300):
+        n = int(rng.integers(2, 10))
+        centre = rng.uniform(60, 140, 2)
+        xy = centre + rng.normal(0, 14, (n, 2))
+        for x, y in xy.astype(int):
+            grey[y - 2 : y + 3, x - 2 : x + 3] = 40
+        r = float(rng.uniform(2.5, 4.0))
+        pips = [dice.Pip(float(x), float(y), 40.0, r, r * 0.9, 0.3, 150.0, 220.0) for x, y in xy]
+        idx = sorted(rng.choice(n, int(rng.integers(2, min(n, 6) + 1)), replace=False).tolist())
+        short = dice._fit_face(grey, pips, idx, config)
+        with monkeypatch.context() as m:
+            m.setattr(dice, "_settled_before_the_turn", lambda *a: False)
+            long = dice._fit_face(grey, pips, idx, config)
+        assert _same_face(short, long)
+        refused += short is None
+        grey[:] = 220
+    assert refused > 30  # the short cut was taken often enough to be tested

@@ -1104,6 +1104,45 @@ def _part_of_bigger_face(
     return 2 <= k <= 4 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3)
 
 
+def _settled_before_the_turn(
+    pts: np.ndarray,
+    pips: list[Pip],
+    idx: list[int],
+    centre: np.ndarray,
+    wh: np.ndarray,
+    lay: np.ndarray,
+    config: DiceConfig,
+) -> bool:
+    """Is a face of two to six pips (``pts``: whitened, centred) refused whatever its turn,
+    so the costly search for the turn can be skipped? No pip spacing it may be fitted at
+    is in range (a six's stretched layouts each have their own), or, where the spacing and
+    ``wh`` cannot change after the fit (a top view, or under four pips), another pip lies
+    within 1.5 spacings of its middle at the widest of them, or a pip of the same shape
+    within 2: the face's square reaches that far at least, so :func:`_fit_face` would find
+    that pip on it at any turn."""
+    square = config.square_die_px is not None
+    if len(idx) == 6 and not square:
+        return False  # (the pattern's own frame may still change the spacing)
+    scales = _layout_scale(pts, lay[None])
+    if len(idx) == 6:
+        scales = np.concatenate([scales, _layout_scale(pts, _SIX_STRETCHED)])
+    fitting = [float(a) for a in scales if config.spacing[0] <= a <= config.spacing[1]]
+    if not fitting:
+        return True
+    if not square and len(idx) >= 4:
+        return False
+    members = set(idx)
+    others = [q for j, q in enumerate(pips) if j not in members]
+    if not others:
+        return False
+    loc = (np.array([[q.x, q.y] for q in others]) - centre) @ wh.T / max(fitting)
+    # (a hair inside: the turned coordinates' rounding cannot carry a pip out)
+    dist = np.hypot(loc[:, 0], loc[:, 1]) / (1.0 - 1e-9)
+    if np.any(dist < 1.5):
+        return True
+    return any(_shape_compatible(pips[idx[0]], others[j]) for j in np.flatnonzero(dist < 2.0))
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -1121,11 +1160,8 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     centre = xy.mean(0)
     pts = (xy - centre) @ wh.T
     lay = _LAYOUTS[k]
-    if (
-        2 <= k <= 5
-        and not config.spacing[0] <= _layout_scale(pts, lay[None])[0] <= config.spacing[1]
-    ):
-        return None  # (as below, but before the costly search for the layout's turn)
+    if k >= 2 and _settled_before_the_turn(pts, pips, idx, centre, wh, lay, config):
+        return None
     a, err, ang = _fit_layout(pts, lay)
     if k == 6:
         # the two columns of a six may sit wider apart than the rows (die design), or closer
@@ -1266,11 +1302,13 @@ def _line_partitions(
     best: dict[int, float] = {}
     n = len(xy)
     everything = (1 << n) - 1
-    for direction in _CUT_DIRECTIONS:
-        proj = xy @ direction
-        order = np.argsort(proj)
-        gaps = np.diff(proj[order]).tolist()
-        sides = np.cumsum(np.left_shift(1, order))[:-1].tolist()
+    # (each direction's projection on its own, as the cut search has always made it)
+    proj = np.stack([xy @ direction for direction in _CUT_DIRECTIONS])
+    order = np.argsort(proj, axis=1)
+    ranked = np.take_along_axis(proj, order, axis=1)
+    all_gaps = (ranked[:, 1:] - ranked[:, :-1]).tolist()
+    all_sides = np.cumsum(np.left_shift(1, order), axis=1)[:, :-1].tolist()
+    for sides, gaps in zip(all_sides, all_gaps, strict=True):
         for side, gap in zip(sides, gaps, strict=True):
             key = side if side & 1 else everything ^ side
             if gap > best.get(key, -1.0):
