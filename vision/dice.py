@@ -28,6 +28,7 @@ Pure functions, numpy + cv2 only; no board needed. The reader works pip-first:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -523,6 +524,19 @@ def _shape_compatible(p: Pip, q: Pip, tol: float = _SHAPE_TOL) -> bool:
     return bool(lo > 1.0 / tol and hi < tol and hi / max(lo, 1e-6) < tol)
 
 
+@functools.cache
+def _unit_steps(n: int) -> np.ndarray:
+    """``np.linspace(0, 1, n)``, made once per ``n`` (read only: it is shared)."""
+    steps = np.linspace(0.0, 1.0, n)
+    steps.flags.writeable = False
+    return steps
+
+
+def _clamp(index: np.ndarray, top: int) -> np.ndarray:
+    """Whole pixel indices held to 0..``top``: ``np.clip``'s result without its overhead."""
+    return np.minimum(np.maximum(index, 0), top)
+
+
 def _bright_path(
     grey: np.ndarray,
     pipmask: np.ndarray,
@@ -534,10 +548,10 @@ def _bright_path(
     """Is the segment p-q all die body (no darker gap of table between them)?"""
     d = np.hypot(q[0] - p[0], q[1] - p[1])
     n = max(int(d), 2)
-    t = np.linspace(0.0, 1.0, n)
+    t = _unit_steps(n)
     h, w = grey.shape
-    xs = np.clip(np.round(p[0] + t * (q[0] - p[0])).astype(int), 0, w - 1)
-    ys = np.clip(np.round(p[1] + t * (q[1] - p[1])).astype(int), 0, h - 1)
+    xs = _clamp(np.round(p[0] + t * (q[0] - p[0])).astype(int), w - 1)
+    ys = _clamp(np.round(p[1] + t * (q[1] - p[1])).astype(int), h - 1)
     keep = pipmask[ys, xs] == 0
     if np.count_nonzero(keep) < 2:
         return True
@@ -1143,6 +1157,12 @@ def _settled_before_the_turn(
     return any(_shape_compatible(pips[idx[0]], others[j]) for j in np.flatnonzero(dist < 2.0))
 
 
+def _unit(v: float) -> float:
+    """``v`` held to 0..1 (``float(np.clip(v, 0, 1))``, without its overhead: a face's
+    confidence is made of five such terms)."""
+    return min(max(float(v), 0.0), 1.0)
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -1242,20 +1262,20 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
-    sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
+    sharp = _unit((contrast - 0.3) / (config.sharp_contrast - 0.3))
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp, square)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
-    fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
-    fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
+    fit_conf = _unit(1.0 - err / 0.35) if k > 1 else 0.8
+    fit_conf *= _unit((body_ok - 0.75) / 0.25)
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
     lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25 if k < 6 else 0.35)
     if 2 <= k <= 5 and _empty_dip(grey, ps, centre, inv, a, ang, lay) < _DIP_CLEAN:
         lo -= _DIP_RELIEF
-    fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
+    fit_conf *= _unit((contrast - lo) / 0.2)
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
-    fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
+    fit_conf *= _unit((radius - config.min_pip_radius) / 1.0)
     if fit_conf > 0 and _part_of_bigger_face(
         grey, ps, pips, centre, inv, wh, a, ang, config.square_die_px
     ):

@@ -212,8 +212,9 @@ def _blob_pip(grey: np.ndarray, sub: np.ndarray, x: int, y: int, limits: _PipLim
     # surround check: points at ~2 radii around the pip must be bright (die body)
     h, w = grey.shape
     r = max(major, 2.0) * 1.2 + 1.5
-    px = np.clip(np.round(cx + r * _RING_COS).astype(int), 0, w - 1)
-    py = np.clip(np.round(cy + r * _RING_SIN).astype(int), 0, h - 1)
+    # (whole pixel indices held to the image: np.clip's result, without its overhead)
+    px = np.minimum(np.maximum(np.round(cx + r * _RING_COS).astype(int), 0), w - 1)
+    py = np.minimum(np.maximum(np.round(cy + r * _RING_SIN).astype(int), 0), h - 1)
     ring = grey[py, px].astype(np.float32)
     inner = float(grey[y : y + bh, x : x + bw][sub].mean())
     body = _median12(ring)
