@@ -177,3 +177,20 @@ def test_a_face_refused_before_its_turn_is_searched_is_refused_by_the_search(mon
         refused += short is None
         grey[:] = 220
     assert refused > 30  # the short cut was taken often enough to be tested
+
+
+def test_the_networks_layers_give_what_numpys_pad_and_pooling_gave():
+    from vision import die_model
+
+    rng = np.random.default_rng(10)
+    weights = die_model._weights()
+    for n, size, layer in ((1, 32, 1), (3, 16, 2), (2, 8, 3)):
+        w, b = weights[f"conv{layer}.weight"], weights[f"conv{layer}.bias"]
+        x = rng.normal(size=(n, size, size, w.shape[0] // 9)).astype(np.float32)
+        pad = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        shifted = [pad[:, dy : dy + size, dx : dx + size, :] for dy in range(3) for dx in range(3)]
+        out = np.concatenate(shifted, axis=3) @ w
+        out += b
+        np.maximum(out, 0.0, out=out)
+        want = out.reshape(n, size // 2, 2, size // 2, 2, -1).max(axis=(2, 4))
+        assert np.array_equal(die_model._conv_relu_pool(x, w, b), want)
