@@ -194,3 +194,32 @@ def test_the_networks_layers_give_what_numpys_pad_and_pooling_gave():
         np.maximum(out, 0.0, out=out)
         want = out.reshape(n, size // 2, 2, size // 2, 2, -1).max(axis=(2, 4))
         assert np.array_equal(die_model._conv_relu_pool(x, w, b), want)
+
+
+def _long_way_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two glances compared at each shift in turn (the reader's former way)."""
+    k = tray.GLANCE_SHIFT
+    means_a, rows, cols = tray._cell_means(a, k)
+    means_b, _, _ = tray._cell_means(b, k)
+    cells = means_a[np.ix_(rows, cols)]
+    least = np.abs(cells - means_b[np.ix_(rows, cols)])
+    height, width = means_b.shape
+    for dy in range(-k, k + 1):
+        for dx in range(-k, k + 1):
+            ys, xs = np.clip(rows + dy, 0, height - 1), np.clip(cols + dx, 0, width - 1)
+            least = np.minimum(least, np.abs(cells - means_b[np.ix_(ys, xs)]))
+    changed = (least >= tray.SAME_VIEW).astype(np.uint8)
+    changed[0, :] = changed[-1, :] = 0
+    changed[:, 0] = changed[:, -1] = 0
+    return changed
+
+
+def test_glances_compared_at_every_shift_at_once_differ_where_shift_by_shift_they_did():
+    rng = np.random.default_rng(11)
+    for _ in range(100):
+        h, w = int(rng.integers(30, 70)), int(rng.integers(30, 320))
+        a = rng.integers(0, 256, (h, w)).astype(np.uint8)
+        spots = rng.random((h, w)) < 0.3
+        b = np.clip(a + rng.integers(-60, 60, (h, w)) * spots, 0, 255).astype(np.uint8)
+        got = tray._difference(tray._Glance(a), tray._Glance(b))
+        assert np.array_equal(got, _long_way_difference(a, b))

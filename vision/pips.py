@@ -25,8 +25,9 @@ class Pip:
     contrast: float  # body brightness minus pip brightness, 0..255
     body: float  # brightness of the body around the pip, 0..255
 
-    @property
+    @cached_property
     def radius(self) -> float:
+        """The radius of the circle of the same area (kept: the face fits ask it often)."""
         return float(np.sqrt(self.major * self.minor))
 
     @property

@@ -535,11 +535,13 @@ def _difference(a: _Glance, b: _Glance) -> np.ndarray | None:
         least[0, :] = least[-1, :] = 0
         least[:, 0] = least[:, -1] = 0
     if np.any(least >= SAME_VIEW):  # unchanged as it is seen: no need to move it
+        # every shift at once: its rows and its columns, each held to the framed glance
         height, width = means_b.shape
-        for dy in range(-k, k + 1):
-            for dx in range(-k, k + 1):
-                ys, xs = np.clip(rows + dy, 0, height - 1), np.clip(cols + dx, 0, width - 1)
-                least = np.minimum(least, np.abs(cells - means_b[np.ix_(ys, xs)]))
+        shifts = np.arange(-k, k + 1)
+        ys = np.clip(rows[None, :] + shifts[:, None], 0, height - 1)
+        xs = np.clip(cols[None, :] + shifts[:, None], 0, width - 1)
+        moved = means_b[ys[:, None, :, None], xs[None, :, None, :]]  # dy, dx, row, col
+        least = np.minimum(least, np.abs(cells - moved).min(axis=(0, 1)))
     changed = (least >= SAME_VIEW).astype(np.uint8)
     if min(changed.shape) > 2:
         changed[0, :] = changed[-1, :] = 0
