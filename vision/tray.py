@@ -188,7 +188,7 @@ class TrayReader:
         found: list[TrayDie] = []
         self.trays_read = 0
         to_image = np.linalg.inv(homography)
-        nadir = nadir_mm(board, homography, image.shape)
+        nadir: tuple[float, float] | None = None  # worked out only if a tray is read
         for tray in trays(board):
             key = (board.name, tray.name)
             # a glance at the tray in the frame itself: unchanged, its dice are known
@@ -214,6 +214,8 @@ class TrayReader:
                 for box in (windows if windows is not None else [(0, 0, view.width, view.height)])
                 if min(box[2] - box[0], box[3] - box[1]) >= 16
             ]
+            if nadir is None:
+                nadir = nadir_mm(board, homography, image.shape)
             dice = self._read_view(parts, view, tray, to_image, nadir)
             if windows is None and not dice:
                 self._empty[key] = thumb  # how the tray looks bare, from a read of all of it
