@@ -77,7 +77,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(run_coach(names), indent=2))
         return 0
     if args.what == "vision":
-        from .vision_cli import bench, stress
+        from .vision_cli import BENCH_PARTS, bench, stress
 
         if args.twin:
             from .bench_twin import DEFAULT_SETS
@@ -89,7 +89,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
         elif args.stress:
             report = stress(args.frames, args.seed, progress=True)
         else:
-            report = bench(args.frames, args.seed, progress=True)
+            parts = tuple(args.parts.split(",")) if args.parts else BENCH_PARTS
+            unknown = sorted(set(parts) - set(BENCH_PARTS))
+            if unknown:
+                print(f"boardref bench vision: unknown --parts {unknown}", file=sys.stderr)
+                return 2
+            report = bench(
+                args.frames, args.seed, progress=True, parts=parts, game=args.game,
+                repeats=args.repeats,
+            )  # fmt: skip
         print(json.dumps(report, indent=2))
         return 0
     if args.what == "reliability":
@@ -287,6 +295,15 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     bench.add_argument("--save", default=None, help="vision --twin: save a missed photo of each "
                        "kind (photo, truth, reading) in this folder")  # fmt: skip
+    bench.add_argument(
+        "--parts", default=None,
+        help="vision: comma-separated parts to run (simulated, simulated_dice, "
+        "demo_world_dice, drawn_dice_sweep, real_dice; default: all)",
+    )  # fmt: skip
+    bench.add_argument(
+        "--repeats", type=int, default=1,
+        help="vision simulated_dice: time every read this many times, keep the fastest",
+    )  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")
     bench.add_argument(

@@ -21,6 +21,7 @@ read as a photo whose scale is unknown: only right readings or none.
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from typing import Any
@@ -53,8 +54,29 @@ def _throw(game, rng: random.Random) -> tuple[list, dict[str | None, int]]:
     return [value], {None: value}
 
 
-def throws(games: list, per_board: int, seed: int) -> dict[str, Any]:
-    """Simulated throws per board and capture size (see the module docstring)."""
+def _fastest_read(reader, repeats: int, *args) -> tuple[Any, float]:
+    """``reader.read(*args)`` and its CPU ms, the fastest of ``repeats`` runs: each run but
+    the last reads a copy of the reader as it stood, so all start from the same memory."""
+    best = float("inf")
+    for _ in range(repeats - 1):
+        _, ms = _cpu_ms(copy.deepcopy(reader).read, *args)
+        best = min(best, ms)
+    got, ms = _cpu_ms(reader.read, *args)
+    return got, min(best, ms)
+
+
+def _fastest(fn, repeats: int, *args) -> tuple[Any, float]:
+    """``fn(*args)`` (no memory) and its CPU ms, the fastest of ``repeats`` runs."""
+    got, best = _cpu_ms(fn, *args)
+    for _ in range(repeats - 1):
+        got, ms = _cpu_ms(fn, *args)
+        best = min(best, ms)
+    return got, best
+
+
+def throws(games: list, per_board: int, seed: int, repeats: int = 1) -> dict[str, Any]:
+    """Simulated throws per board and capture size (see the module docstring); every read
+    is timed ``repeats`` times and the fastest kept."""
     from hardware.simtable import SimulatedTable
     from vision.observation import observe
     from vision.tray import TrayReader
@@ -80,13 +102,15 @@ def throws(games: list, per_board: int, seed: int) -> dict[str, Any]:
                 costs = []
                 for f in range(SETTLE_FRAMES + 1):
                     frame, _ = table.render(start, dice, hand=False, dice_seed=k)
-                    obs, ms = _cpu_ms(observe, frame, [game.board])
+                    obs, ms = _fastest(observe, repeats, frame, [game.board])
                     board_ms.append(ms)
                     if obs.homography is None:
                         costs.append(0.0)
                         continue
                     detail = _copied(table.detail(DETAIL_SCALE), game.board, obs.homography)
-                    got, ms = _cpu_ms(reader.read, frame, game.board, obs.homography, detail)
+                    got, ms = _fastest_read(
+                        reader, repeats, frame, game.board, obs.homography, detail
+                    )
                     costs.append(ms)
                     if f == 0:
                         first_ms.append(ms)
@@ -112,6 +136,7 @@ def throws(games: list, per_board: int, seed: int) -> dict[str, Any]:
                 "dice_ms_per_frame": round(per_frame, 2),
                 "dice_to_board_ratio": round(per_frame / max(board, 1e-9), 2),
                 "board_plus_dice_ms": round(board + per_frame, 2),
+                "timing_repeats": repeats,
             }
     return out
 

@@ -99,8 +99,23 @@ def read_board(game_name: str, path: str, players: int | None = None) -> dict[st
     }
 
 
-def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
-    """Simulated frames per game board, and the real dice photos (shared set when present)."""
+BENCH_PARTS = ("simulated", "simulated_dice", "demo_world_dice", "drawn_dice_sweep", "real_dice")
+
+
+def bench(
+    frames: int,
+    seed: int,
+    progress: bool = True,
+    *,
+    parts: tuple[str, ...] = BENCH_PARTS,
+    game: str | None = None,
+    repeats: int = 1,
+) -> dict[str, Any]:
+    """Simulated frames per game board, and the real dice photos (shared set when present).
+
+    ``parts``: which of :data:`BENCH_PARTS` to run (one part alone is quick to re-measure);
+    ``game``: only that game; ``repeats``: the simulated throws time every read that many
+    times and keep the fastest (less noise from other work on a shared machine)."""
     from hardware.simtable import SimulatedTable
     from vision.bench import evaluate_simulated
     from vision.dice_eval import dataset_pairs, evaluate
@@ -113,30 +128,31 @@ def bench(frames: int, seed: int, progress: bool = True) -> dict[str, Any]:
         if progress:
             print(f"\rsimulated frames {done}/{total}", end="", file=sys.stderr, flush=True)
 
-    games = [rules.get(name) for name in rules.names()]
-    boards = [game.board for game in games]
-    starts = {game.board.name: game.placement(game.initial_state()) for game in games}
+    games = [rules.get(name) for name in ([game] if game else rules.names())]
+    boards = [g.board for g in games]
+    starts = {g.board.name: g.placement(g.initial_state()) for g in games}
     started = time.perf_counter()
-    simulated = evaluate_simulated(
-        boards,
-        frames,
-        seed,
-        tick,
-        table_factory=lambda b, s: SimulatedTable(b, seed=s),
-        start_placements=starts,
-    )
-    if progress:
-        print(file=sys.stderr)
-    report: dict[str, Any] = {
-        "benchmark": "vision",
-        "simulated": simulated,
-        "simulated_dice": dice_bench.throws(games, frames, seed),
-        "demo_world_dice": dice_bench.demo_world(games, frames, seed),
-        "drawn_dice_sweep": dice_bench.sweep(games, max(6, frames // 2), seed),
-    }
+    report: dict[str, Any] = {"benchmark": "vision"}
+    if "simulated" in parts:
+        report["simulated"] = evaluate_simulated(
+            boards,
+            frames,
+            seed,
+            tick,
+            table_factory=lambda b, s: SimulatedTable(b, seed=s),
+            start_placements=starts,
+        )
+        if progress:
+            print(file=sys.stderr)
+    if "simulated_dice" in parts:
+        report["simulated_dice"] = dice_bench.throws(games, frames, seed, repeats=repeats)
+    if "demo_world_dice" in parts:
+        report["demo_world_dice"] = dice_bench.demo_world(games, frames, seed)
+    if "drawn_dice_sweep" in parts:
+        report["drawn_dice_sweep"] = dice_bench.sweep(games, max(6, frames // 2), seed)
     learnt = trained_on() if model_available() else frozenset()
     for label, folder in (("real_dice_shared", SHARED_DICE), ("real_dice_bundled", BUNDLED_DICE)):
-        if folder.is_dir():
+        if "real_dice" in parts and folder.is_dir():
             if progress:
                 print(f"real dice photos in {folder}", file=sys.stderr, flush=True)
             pairs = dataset_pairs(folder)

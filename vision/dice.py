@@ -28,6 +28,7 @@ Pure functions, numpy + cv2 only; no board needed. The reader works pip-first:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -120,6 +121,11 @@ _LAYOUTS: dict[int, np.ndarray] = {
     5: np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], float),
     6: np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], float),
 }
+# a six's layout with its columns set wider apart or closer than its rows (a die's design,
+# foreshortening)
+_SIX_STRETCHED = np.stack(
+    [_LAYOUTS[6] * np.array([u, 1.0]) for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45)]
+)
 # half-size of a face in units of a (pip centres at +-a, face edge at about +-1.85a)
 _FACE_HALF = 1.85
 # around a lone pip, the face must be at least this fraction of the pip's surround brightness
@@ -131,6 +137,8 @@ _SHAPE_TOL = 1.7
 _DIP_CLEAN = 0.4
 _DIP_RELIEF = 0.15
 _ANGLES = np.deg2rad(np.arange(0.0, 180.0, 2.0))
+# (as columns: a layout is fitted thousands of times in a busy tray)
+_COS_ANGLES, _SIN_ANGLES = np.cos(_ANGLES)[:, None], np.sin(_ANGLES)[:, None]
 
 
 def _check_image(image_bgr: np.ndarray) -> None:
@@ -492,6 +500,16 @@ def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
     return [DieReading(r.value, x0, y0, x1 - x0, y1 - y0, r.confidence)]
 
 
+def _median(values: list[float]) -> float:
+    """``float(np.median(values))`` of a face's few pips, without numpy's overhead (the
+    middle value, or the mean of the middle two, worked out as numpy does)."""
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[half])
+    return (float(ordered[half - 1]) + float(ordered[half])) / 2
+
+
 def _whitener(cov: np.ndarray) -> np.ndarray:
     """Inverse square root of a 2x2 symmetric positive definite matrix (closed form)."""
     det = max(float(cov[0, 0] * cov[1, 1] - cov[0, 1] * cov[1, 0]), 1e-12)
@@ -516,6 +534,19 @@ def _shape_compatible(p: Pip, q: Pip, tol: float = _SHAPE_TOL) -> bool:
     return bool(lo > 1.0 / tol and hi < tol and hi / max(lo, 1e-6) < tol)
 
 
+@functools.cache
+def _unit_steps(n: int) -> np.ndarray:
+    """``np.linspace(0, 1, n)``, made once per ``n`` (read only: it is shared)."""
+    steps = np.linspace(0.0, 1.0, n)
+    steps.flags.writeable = False
+    return steps
+
+
+def _clamp(index: np.ndarray, top: int) -> np.ndarray:
+    """Whole pixel indices held to 0..``top``: ``np.clip``'s result without its overhead."""
+    return np.minimum(np.maximum(index, 0), top)
+
+
 def _bright_path(
     grey: np.ndarray,
     pipmask: np.ndarray,
@@ -527,15 +558,32 @@ def _bright_path(
     """Is the segment p-q all die body (no darker gap of table between them)?"""
     d = np.hypot(q[0] - p[0], q[1] - p[1])
     n = max(int(d), 2)
-    t = np.linspace(0.0, 1.0, n)
+    t = _unit_steps(n)
     h, w = grey.shape
-    xs = np.clip(np.round(p[0] + t * (q[0] - p[0])).astype(int), 0, w - 1)
-    ys = np.clip(np.round(p[1] + t * (q[1] - p[1])).astype(int), 0, h - 1)
+    xs = _clamp(np.round(p[0] + t * (q[0] - p[0])).astype(int), w - 1)
+    ys = _clamp(np.round(p[1] + t * (q[1] - p[1])).astype(int), h - 1)
     keep = pipmask[ys, xs] == 0
     if np.count_nonzero(keep) < 2:
         return True
     vals = grey[ys[keep], xs[keep]].astype(np.float32)
-    return float(np.percentile(vals, 5)) >= frac * body
+    return _percentile_at_least(vals, 5.0, frac * body)
+
+
+def _percentile_at_least(vals: np.ndarray, q: float, level: float) -> bool:
+    """``np.percentile(vals, q) >= level`` for grey levels (whole numbers), settled from the
+    sorted values where they decide it: the percentile interpolates between two neighbours
+    in sorted order, so it is at least the lower and at most the upper. Only when ``level``
+    lies between them is the percentile itself worked out (it costs ten times a sort)."""
+    ordered = np.sort(vals)
+    at = (len(ordered) - 1) * q / 100.0
+    # a neighbour either side of numpy's own index, whichever way it rounds
+    lo = max(0, int(np.floor(at - 1e-6)))
+    hi = min(len(ordered) - 1, int(np.floor(at + 1e-6)) + 1)
+    if ordered[lo] >= level:
+        return True
+    if ordered[hi] < level:
+        return False
+    return float(np.percentile(vals, q)) >= level
 
 
 def _pip_mask(grey: np.ndarray, pips: list[Pip]) -> np.ndarray:
@@ -603,27 +651,41 @@ def _group_faces(
 
 def _fit_layout(pts: np.ndarray, lay: np.ndarray) -> tuple[float, float, float]:
     """Fit a layout to whitened, centred points: (a, rms error / a, angle)."""
-    k = len(lay)
-    if k == 1:
+    if len(lay) == 1:
         return 0.0, 0.0, 0.0
-    rms_lay = np.sqrt((lay**2).sum(1).mean())
+    return _fit_layouts(pts, lay[None])[0]
+
+
+def _layout_scale(pts: np.ndarray, lays: np.ndarray) -> np.ndarray:
+    """The pip spacing ``a`` (in the points' units) each layout (L x k x 2) is fitted at:
+    the points' spread over the layout's, whatever the layout's turn."""
+    rms_lay = np.sqrt((lays**2).sum(2).mean(1))
     rms_pts = np.sqrt((pts**2).sum(1).mean())
-    a = rms_pts / rms_lay
-    best = (np.inf, 0.0)
-    c, s = np.cos(_ANGLES), np.sin(_ANGLES)
+    return rms_pts / rms_lay
+
+
+def _fit_layouts(pts: np.ndarray, lays: np.ndarray) -> list[tuple[float, float, float]]:
+    """:func:`_fit_layout` for several layouts of as many pips at once (L x k x 2): a six is
+    fitted stretched eight ways, and one pass over all of them costs about one fit."""
+    a = _layout_scale(pts, lays)
+    c, s = _COS_ANGLES, _SIN_ANGLES
     # rotate points by -angle into the layout frame, in units of a
-    rx = (pts[:, 0][None, :] * c[:, None] + pts[:, 1][None, :] * s[:, None]) / a
-    ry = (-pts[:, 0][None, :] * s[:, None] + pts[:, 1][None, :] * c[:, None]) / a
-    dx = rx[:, :, None] - lay[None, None, :, 0]
-    dy = ry[:, :, None] - lay[None, None, :, 1]
+    rx = (pts[:, 0][None, :] * c + pts[:, 1][None, :] * s)[None] / a[:, None, None]
+    ry = (-pts[:, 0][None, :] * s + pts[:, 1][None, :] * c)[None] / a[:, None, None]
+    dx = rx[..., None] - lays[:, None, None, :, 0]
+    dy = ry[..., None] - lays[:, None, None, :, 1]
     d2 = dx**2 + dy**2
-    nearest = d2.argmin(2)  # angles x points
-    err = d2.min(2).mean(1)
-    for ai in np.argsort(err)[:6]:
-        if len(set(nearest[ai].tolist())) == k:
-            best = (float(err[ai]), float(_ANGLES[ai]))
-            break
-    return float(a), float(np.sqrt(best[0])), best[1]
+    nearest = d2.argmin(3)  # layouts x angles x points
+    err = d2.min(3).sum(2) / len(pts)  # (the mean over the points, without its overhead)
+    out = []
+    for li in range(len(lays)):
+        best = (np.inf, 0.0)
+        for ai in np.argsort(err[li])[:6]:
+            if len(set(nearest[li, ai].tolist())) == lays.shape[1]:
+                best = (float(err[li, ai]), float(_ANGLES[ai]))
+                break
+        out.append((float(a[li]), float(np.sqrt(best[0])), best[1]))
+    return out
 
 
 def _sample(grey: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -675,7 +737,7 @@ def _body_check(
     :data:`_EDGE_CLEAR` pip radii of a pip of the layout is left out (big pips set near the
     edge: it shows only that pip's blurred rim).
     """
-    body = float(np.median([p.body for p in ps]))
+    body = _median([p.body for p in ps])
     inner = float(np.mean([p.body - p.contrast for p in ps]))
     if len(lay) == 1:
         t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -740,7 +802,7 @@ def _empty_dip(
     vals = _sample(grey, _face_to_image(spots, centre, inv, ang)).reshape(len(empty), len(off))
     if np.any(vals < 0):
         return 1.0
-    body = float(np.median([p.body for p in ps]))
+    body = _median([p.body for p in ps])
     depth = float(np.mean([p.contrast for p in ps]))
     return float((body - vals.min(1)).max() / max(depth, 1.0))
 
@@ -760,7 +822,7 @@ def _pip_beyond(
     fits a two turned by 45 degrees, with its other pips at 2a straight out from the fitted
     face's centre). The image still shows those pips: a dark spot, as dark as a pip, with
     bright die body all round it, says this face is part of a bigger one."""
-    body = float(np.median([p.body for p in ps]))
+    body = _median([p.body for p in ps])
     depth = float(np.mean([p.contrast for p in ps]))
     t = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     ring = np.stack([np.cos(t), np.sin(t)], 1)
@@ -841,7 +903,7 @@ def _parallel_column(
     Looks beside the face's line of pips, as far out as a six's other column sits (0.6 to 1.7
     times the line's length): two or more pip-dark round blobs where the face's pips would fall,
     on bright body joined to this face, say the face is part of a bigger one."""
-    body = float(np.median([p.body for p in ps]))
+    body = _median([p.body for p in ps])
     depth = float(np.mean([p.contrast for p in ps]))
     own = (np.array([[p.x, p.y] for p in ps]) - centre) @ wh.T  # face frame, pip radii
     d = own[:, None, :] - own[None, :, :]
@@ -1066,6 +1128,51 @@ def _part_of_bigger_face(
     return 2 <= k <= 4 and _pip_beyond(grey, ps, centre, inv, a, ang, k <= 3)
 
 
+def _settled_before_the_turn(
+    pts: np.ndarray,
+    pips: list[Pip],
+    idx: list[int],
+    centre: np.ndarray,
+    wh: np.ndarray,
+    lay: np.ndarray,
+    config: DiceConfig,
+) -> bool:
+    """Is a face of two to six pips (``pts``: whitened, centred) refused whatever its turn,
+    so the costly search for the turn can be skipped? No pip spacing it may be fitted at
+    is in range (a six's stretched layouts each have their own), or, where the spacing and
+    ``wh`` cannot change after the fit (a top view, or under four pips), another pip lies
+    within 1.5 spacings of its middle at the widest of them, or a pip of the same shape
+    within 2: the face's square reaches that far at least, so :func:`_fit_face` would find
+    that pip on it at any turn."""
+    square = config.square_die_px is not None
+    if len(idx) == 6 and not square:
+        return False  # (the pattern's own frame may still change the spacing)
+    scales = _layout_scale(pts, lay[None])
+    if len(idx) == 6:
+        scales = np.concatenate([scales, _layout_scale(pts, _SIX_STRETCHED)])
+    fitting = [float(a) for a in scales if config.spacing[0] <= a <= config.spacing[1]]
+    if not fitting:
+        return True
+    if not square and len(idx) >= 4:
+        return False
+    members = set(idx)
+    others = [q for j, q in enumerate(pips) if j not in members]
+    if not others:
+        return False
+    loc = (np.array([[q.x, q.y] for q in others]) - centre) @ wh.T / max(fitting)
+    # (a hair inside: the turned coordinates' rounding cannot carry a pip out)
+    dist = np.hypot(loc[:, 0], loc[:, 1]) / (1.0 - 1e-9)
+    if np.any(dist < 1.5):
+        return True
+    return any(_shape_compatible(pips[idx[0]], others[j]) for j in np.flatnonzero(dist < 2.0))
+
+
+def _unit(v: float) -> float:
+    """``v`` held to 0..1 (``float(np.clip(v, 0, 1))``, without its overhead: a face's
+    confidence is made of five such terms)."""
+    return min(max(float(v), 0.0), 1.0)
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -1083,13 +1190,15 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     centre = xy.mean(0)
     pts = (xy - centre) @ wh.T
     lay = _LAYOUTS[k]
+    if k >= 2 and _settled_before_the_turn(pts, pips, idx, centre, wh, lay, config):
+        return None
     a, err, ang = _fit_layout(pts, lay)
     if k == 6:
         # the two columns of a six may sit wider apart than the rows (die design), or closer
         # (foreshortening)
-        for u in (0.7, 0.78, 0.85, 0.92, 1.08, 1.15, 1.3, 1.45):
-            lay_u = lay * np.array([u, 1.0])
-            a_u, err_u, ang_u = _fit_layout(pts, lay_u)
+        for lay_u, (a_u, err_u, ang_u) in zip(
+            _SIX_STRETCHED, _fit_layouts(pts, _SIX_STRETCHED), strict=True
+        ):
             # (a stretch that puts the pips too far apart is no six; motion blur can make
             # one fit best, and the pattern's own frame below may still save the face)
             if err_u < err and config.spacing[0] <= a_u <= config.spacing[1]:
@@ -1163,20 +1272,20 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
     contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
-    sharp = float(np.clip((contrast - 0.3) / (config.sharp_contrast - 0.3), 0.0, 1.0))
+    sharp = _unit((contrast - 0.3) / (config.sharp_contrast - 0.3))
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp, square)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
-    fit_conf = float(np.clip(1.0 - err / 0.35, 0.0, 1.0)) if k > 1 else 0.8
-    fit_conf *= float(np.clip((body_ok - 0.75) / 0.25, 0.0, 1.0))
+    fit_conf = _unit(1.0 - err / 0.35) if k > 1 else 0.8
+    fit_conf *= _unit((body_ok - 0.75) / 0.25)
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
     lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25 if k < 6 else 0.35)
     if 2 <= k <= 5 and _empty_dip(grey, ps, centre, inv, a, ang, lay) < _DIP_CLEAN:
         lo -= _DIP_RELIEF
-    fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
+    fit_conf *= _unit((contrast - lo) / 0.2)
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
-    fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
+    fit_conf *= _unit((radius - config.min_pip_radius) / 1.0)
     if fit_conf > 0 and _part_of_bigger_face(
         grey, ps, pips, centre, inv, wh, a, ang, config.square_die_px
     ):
@@ -1197,31 +1306,52 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "size": float(np.sqrt(ext[0] * ext[1]) * 2),
         "wh": wh,
         "a_w": a,
-        "body": float(np.median([p.body for p in ps])),
+        "body": _median([p.body for p in ps]),
         "confidence": fit_conf,
         "strength": strength,
         "cut": cut,
     }
 
 
-def _line_partitions(xy: np.ndarray) -> list[tuple[float, list[int], list[int]]]:
+# the directions of the lines a pip group is cut with
+_CUT_DIRECTIONS = [
+    np.array([np.cos(t), np.sin(t)]) for t in np.deg2rad(np.arange(0.0, 180.0, 10.0))
+]
+
+
+def _line_partitions(
+    xy: np.ndarray, cap: int | None = None, limit: int | None = None
+) -> list[tuple[float, list[int], list[int]]]:
     """Distinct ways to cut a point set in two with a straight line, with the widest gap
-    (in pixels) that line leaves between the two sides; widest gap first."""
-    best: dict[frozenset, float] = {}
+    (in pixels) that line leaves between the two sides; widest gap first. ``cap``: only
+    cuts whose sides hold at most that many points; ``limit``: only the first that many.
+
+    A cut is known by the bits of the side holding point 0 (so each cut has one name, and
+    that side comes first); the sides of every cut along a direction are running sums. Only
+    the cuts given back are spelt out as lists."""
+    best: dict[int, float] = {}
     n = len(xy)
-    everything = frozenset(range(n))
-    for t in np.deg2rad(np.arange(0.0, 180.0, 10.0)):
-        proj = xy @ np.array([np.cos(t), np.sin(t)])
-        order = np.argsort(proj)
-        gaps = np.diff(proj[order])
-        for cut in range(1, n):
-            part = frozenset(order[:cut].tolist())
-            key = min(part, everything - part, key=sorted)
-            if gaps[cut - 1] > best.get(key, -1.0):
-                best[key] = float(gaps[cut - 1])
-    out = [(g, sorted(k), sorted(everything - k)) for k, g in best.items()]
-    out.sort(key=lambda t: -t[0])
-    return out
+    everything = (1 << n) - 1
+    # (each direction's projection on its own, as the cut search has always made it)
+    proj = np.stack([xy @ direction for direction in _CUT_DIRECTIONS])
+    order = np.argsort(proj, axis=1)
+    ranked = np.take_along_axis(proj, order, axis=1)
+    all_gaps = (ranked[:, 1:] - ranked[:, :-1]).tolist()
+    all_sides = np.cumsum(np.left_shift(1, order), axis=1)[:, :-1].tolist()
+    for sides, gaps in zip(all_sides, all_gaps, strict=True):
+        for side, gap in zip(sides, gaps, strict=True):
+            key = side if side & 1 else everything ^ side
+            if gap > best.get(key, -1.0):
+                best[key] = gap
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])
+    if cap is not None:
+        ranked = [(k, g) for k, g in ranked if max(k.bit_count(), n - k.bit_count()) <= cap]
+    return [(g, _bits(k, n), _bits(everything ^ k, n)) for k, g in ranked[:limit]]
+
+
+def _bits(mask: int, n: int) -> list[int]:
+    """The indices (of ``n``) whose bit is set in ``mask``, in order."""
+    return [i for i in range(n) if mask >> i & 1]
 
 
 def _face_cached(
@@ -1266,8 +1396,7 @@ def _split_fit(
     best_score = _explained([face] if face is not None else [])
     cap = 6 * 2 ** (depth - 1)  # a part larger than this cannot be cut into faces any more
     ranked = []
-    cuts = [c for c in _line_partitions(xy) if len(c[1]) <= cap and len(c[2]) <= cap]
-    for rank, (_gap, part_a, part_b) in enumerate(cuts[:16]):
+    for rank, (_gap, part_a, part_b) in enumerate(_line_partitions(xy, cap, 16)):
         direct = 0.0
         for part in (part_a, part_b):
             f = _face_cached(grey, pips, [idx[i] for i in part], config, cache)

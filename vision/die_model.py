@@ -110,15 +110,20 @@ def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """3x3 convolution (padding 1), ReLU and 2x2 max pooling on a batch laid out (N, H, W, C)
     (channels last, so the nine shifted copies join without a transpose); ``w`` is laid out
     (dy, dx, C_in, C_out) flattened to (9 C_in, C_out), as :func:`_conv_matrix` makes it."""
-    n, h, wd, _ = x.shape
-    pad = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    n, h, wd, c = x.shape
+    # a border of zeros (np.pad's result; its own cost was half the network's)
+    pad = np.zeros((n, h + 2, wd + 2, c), x.dtype)
+    pad[:, 1:-1, 1:-1, :] = x
     cols = np.concatenate(
         [pad[:, dy : dy + h, dx : dx + wd, :] for dy in range(3) for dx in range(3)], axis=3
     )
     out = cols @ w
     out += b
     np.maximum(out, 0.0, out=out)
-    return out.reshape(n, h // 2, 2, wd // 2, 2, -1).max(axis=(2, 4))
+    # 2x2 max pooling as two pairwise maxima (the same maxima, at half the cost)
+    quads = out.reshape(n, h // 2, 2, wd // 2, 2, -1)
+    rows = np.maximum(quads[:, :, 0], quads[:, :, 1])
+    return np.maximum(rows[:, :, :, 0], rows[:, :, :, 1])
 
 
 def _conv_matrix(w: np.ndarray) -> np.ndarray:

@@ -125,11 +125,31 @@ def tray_view(tray: Region, px_per_mm: float, margin_mm: float = MARGIN_MM) -> _
     return _View(to_mm, w, h, px_per_mm)
 
 
+class _Glance:
+    """A glance at a tray (see :func:`_glance`) and its cells' mean grey levels, worked out
+    once: each glance is compared with the tray's last view in the next frame too, and, on
+    the frame a die lands, with the tray's bare look."""
+
+    def __init__(self, grey: np.ndarray) -> None:
+        self.grey = grey
+        self._means: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.grey.shape
+
+    def means(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`_cell_means` of the glance, framed by :data:`GLANCE_SHIFT` pixels."""
+        if self._means is None:
+            self._means = _cell_means(self.grey, GLANCE_SHIFT)
+        return self._means
+
+
 @dataclass
 class _Seen:
     """What a tray looked like when it was last read, and what was read."""
 
-    thumb: np.ndarray
+    thumb: _Glance
     dice: list[TrayDie]
 
 
@@ -148,7 +168,7 @@ class TrayReader:
     _seen: dict[tuple[str, str], _Seen] = field(default_factory=dict, repr=False)
     # each tray's look when a read of all of it found no die: later only the parts that
     # changed from it are read
-    _empty: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
+    _empty: dict[tuple[str, str], _Glance] = field(default_factory=dict, repr=False)
 
     def forget(self) -> None:
         """Read every tray afresh next time (a new game, the camera moved)."""
@@ -168,13 +188,14 @@ class TrayReader:
         found: list[TrayDie] = []
         self.trays_read = 0
         to_image = np.linalg.inv(homography)
-        nadir = nadir_mm(board, homography, image.shape)
+        nadir: tuple[float, float] | None = None  # worked out only if a tray is read
         for tray in trays(board):
             key = (board.name, tray.name)
             # a glance at the tray in the frame itself: unchanged, its dice are known
-            thumb = _glance(image, tray, to_image)
+            thumb = _Glance(_glance(image, tray, to_image))
             seen = self._seen.get(key)
-            if seen is not None and _same(seen.thumb, thumb):
+            since_seen = _difference(seen.thumb, thumb) if seen is not None else None
+            if since_seen is not None and not since_seen.any():
                 found.extend(seen.dice)
                 continue
             view, source = self._source(image, tray, to_image, detail)
@@ -184,13 +205,17 @@ class TrayReader:
             self.trays_read += 1
             empty = self._empty.get(key)
             shape = (view.height, view.width)
-            windows = _changed(empty, thumb, shape, self.die_mm * view.px_per_mm)
+            # last seen bare: what changed since then is already known
+            known = since_seen if seen is not None and seen.thumb is empty else None
+            windows = _changed(empty, thumb, shape, self.die_mm * view.px_per_mm, known)
             # only the parts of the view that changed are cut from the camera's image
             parts = [
                 (box, source.warp(to_image, _window(view, box)))
                 for box in (windows if windows is not None else [(0, 0, view.width, view.height)])
                 if min(box[2] - box[0], box[3] - box[1]) >= 16
             ]
+            if nadir is None:
+                nadir = nadir_mm(board, homography, image.shape)
             dice = self._read_view(parts, view, tray, to_image, nadir)
             if windows is None and not dice:
                 self._empty[key] = thumb  # how the tray looks bare, from a read of all of it
@@ -416,14 +441,19 @@ _WINDOW_REACH = 1.5
 
 
 def _changed(
-    empty: np.ndarray | None, thumb: np.ndarray, shape: tuple[int, ...], die_px: float
+    empty: _Glance | None,
+    thumb: _Glance,
+    shape: tuple[int, ...],
+    die_px: float,
+    changed: np.ndarray | None = None,
 ) -> list[tuple[int, int, int, int]] | None:
     """Windows (view px: x0, y0, x1, y1) around what changed since the tray was seen bare,
     each reaching :data:`_WINDOW_REACH` die sides beyond the change; None: read the whole
-    tray."""
+    tray. ``changed``: the cells that differ between the two, when already known."""
     if empty is None or empty.shape != thumb.shape:
         return None
-    changed = _difference(empty, thumb)
+    if changed is None:
+        changed = _difference(empty, thumb)
     if changed.mean() > _MOSTLY_CHANGED:
         return None
     h, w = shape[:2]
@@ -488,33 +518,32 @@ def _cell_means(grey: np.ndarray, pad: int) -> tuple[np.ndarray, np.ndarray, np.
     return means, np.minimum(rows, framed.shape[0] - 1), np.minimum(cols, framed.shape[1] - 1)
 
 
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.shape != b.shape:
-        return False
-    return not _difference(a, b).any()
-
-
-def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _difference(a: _Glance, b: _Glance) -> np.ndarray | None:
     """The cells (0/1) in which two glances at a tray differ, whichever way up to
     :data:`GLANCE_SHIFT` px one is moved (the homography's own jitter moves the tray's
     printed frame across a cell's edge; a die landing changes its cells by 30 grey levels
     or more at any shift). The outer ring of cells, over the margin around the tray, is
     left out: the board's edge and the table there shift with the camera's jitter, and a
-    die counts only with its centre inside the tray."""
+    die counts only with its centre inside the tray. None when the glances differ in size
+    (the camera or the board moved: nothing can be compared)."""
+    if a.shape != b.shape:
+        return None
     k = GLANCE_SHIFT
-    means_a, rows, cols = _cell_means(a, k)
-    means_b, _, _ = _cell_means(b, k)
+    means_a, rows, cols = a.means()
+    means_b, _, _ = b.means()
     cells = means_a[np.ix_(rows, cols)]
     least = np.abs(cells - means_b[np.ix_(rows, cols)])
     if min(least.shape) > 2:
         least[0, :] = least[-1, :] = 0
         least[:, 0] = least[:, -1] = 0
     if np.any(least >= SAME_VIEW):  # unchanged as it is seen: no need to move it
+        # every shift at once: its rows and its columns, each held to the framed glance
         height, width = means_b.shape
-        for dy in range(-k, k + 1):
-            for dx in range(-k, k + 1):
-                ys, xs = np.clip(rows + dy, 0, height - 1), np.clip(cols + dx, 0, width - 1)
-                least = np.minimum(least, np.abs(cells - means_b[np.ix_(ys, xs)]))
+        shifts = np.arange(-k, k + 1)
+        ys = np.clip(rows[None, :] + shifts[:, None], 0, height - 1)
+        xs = np.clip(cols[None, :] + shifts[:, None], 0, width - 1)
+        moved = means_b[ys[:, None, :, None], xs[None, :, None, :]]  # dy, dx, row, col
+        least = np.minimum(least, np.abs(cells - moved).min(axis=(0, 1)))
     changed = (least >= SAME_VIEW).astype(np.uint8)
     if min(changed.shape) > 2:
         changed[0, :] = changed[-1, :] = 0
