@@ -165,6 +165,16 @@ def die_grey(image_bgr: np.ndarray, config: DiceConfig) -> np.ndarray:
     return np.clip(proj * 255.0, 0, 255).astype(np.uint8).reshape(img.shape[:2])
 
 
+def pip_colours(image_bgr: np.ndarray, config: DiceConfig) -> np.ndarray | None:
+    """The photo's colours, when it is read as white dice with dark pips (the default
+    colours): such pips are black or grey, and a coloured disc as dark in grey (a board's
+    printed spaces) is no pip of theirs (:func:`_coloured`). None for a grey
+    photo or dice of configured colours (their pips may be coloured)."""
+    if config.body_bgr is not None or config.pip_bgr is not None or image_bgr.ndim != 3:
+        return None
+    return image_bgr[..., :3]
+
+
 def read_dice(
     image_bgr: np.ndarray,
     config: DiceConfig = DiceConfig(),  # noqa: B008
@@ -198,6 +208,7 @@ def read_dice_all(
     """
     _check_image(image_bgr)
     grey = die_grey(image_bgr, config)
+    colours = pip_colours(image_bgr, config) if die_px is None else None
     if die_px is not None:
         if die_px < MIN_DIE_PX:
             return []  # too few pixels per pip to tell a five from a blob: never guess
@@ -209,12 +220,12 @@ def read_dice_all(
         return _read_grey(grey, square, scale, die_px * scale, square_view=True)
     if min(grey.shape) < SMALL_PHOTO_PX:
         # dice in so small a photo are either a few pixels (unreadable) or fill it
-        return _read_filling_die(grey, config)
-    found = _read_grey(grey, config, _work_scale(grey.shape, config), None)
+        return _read_filling_die(grey, config, colours)
+    found = _read_grey(grey, config, _work_scale(grey.shape, config), None, colours=colours)
     if any(r.confidence >= _FILLING_VETO for r in found):
         # dice of the photo's scale: a pattern of several of them may look like one big face
         return found
-    filling = _read_filling_die(grey, config)
+    filling = _read_filling_die(grey, config, colours)
     return filling if filling else found
 
 
@@ -260,16 +271,20 @@ def _read_grey(
     scale: float,
     die_px: float | None,
     square_view: bool = False,
+    colours: np.ndarray | None = None,
 ) -> list[DieReading]:
     """Read the dice of a grey photo at ``scale``; ``die_px``: the die side after scaling,
     when known (then pips are bounded by it and faces of another size are dropped);
     ``square_view``: the photo is a view square to the table (a tray's top view), where a
-    top face has round pips and exactly the die's size."""
+    top face has round pips and exactly the die's size; ``colours``: the photo in colour
+    (:func:`pip_colours`), when coloured blobs are no pips."""
     h0, w0 = grey0.shape
     grey = grey0
     if scale != 1.0:
         interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
         grey = cv2.resize(grey0, None, fx=scale, fy=scale, interpolation=interp)
+        if colours is not None:
+            colours = cv2.resize(colours, (grey.shape[1], grey.shape[0]), interpolation=interp)
     # under-exposed photo: stretch so the brightest surfaces (die bodies) come out bright
     top = float(np.percentile(grey[::4, ::4], 99.5))
     if 0 < top < 170:
@@ -295,6 +310,8 @@ def _read_grey(
             for p in pips
             if p.elongation <= _SQUARE_PIP_ELONGATION and p.radius >= _SQUARE_PIP_LEAST * die_px
         ]
+    if colours is not None:
+        pips = [p for p in pips if not _coloured(colours, p)]
     if not pips:
         return []
     big = _big_pips(grey, max_r, config) if die_px is None else []
@@ -304,6 +321,8 @@ def _read_grey(
     for g in groups:
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
+    if not square_view:
+        faces = _ones_within_twos(grey, pips, faces, config)
     faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
     if config.face_network and model_available():
@@ -343,6 +362,39 @@ def _read_grey(
         out.append(DieReading(f["value"], x0, y0, x1 - x0, y1 - y0, float(f["confidence"])))
     out.sort(key=lambda r: (r.y, r.x))
     return out
+
+
+# a black or grey pip is no more coloured than the body around it (a blurred one mixes the
+# two): a blob whose colourfulness (largest minus smallest channel) in its middle exceeds
+# its surround's by more than this fraction of its darkness in grey is a coloured spot (a
+# board's red or yellow disc), not a dark pip
+PIP_TINT = 0.35
+_RING = np.stack(
+    [
+        np.cos(np.linspace(0, 2 * np.pi, 12, endpoint=False)),
+        np.sin(np.linspace(0, 2 * np.pi, 12, endpoint=False)),
+    ],
+    1,
+)
+
+
+def _coloured(colours: np.ndarray, p: Pip) -> bool:
+    """Is this blob a coloured spot rather than a dark pip (see :data:`PIP_TINT`)? Its
+    middle (half its small radius) is compared with a ring of body around it."""
+    h, w = colours.shape[:2]
+    r = max(1, int(0.5 * p.minor))
+    x, y = int(round(p.x)), int(round(p.y))
+    mid = colours[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
+    ring = np.round(np.array([p.x, p.y]) + (1.8 * p.major + 1.0) * _RING).astype(int)
+    inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
+    if mid.size == 0 or not np.any(inside):
+        return False
+    mid = mid.reshape(-1, 3).astype(np.float32)
+    around = colours[ring[inside, 1], ring[inside, 0]].astype(np.float32)
+    excess = float((mid.max(1) - mid.min(1)).mean()) - float(
+        np.median(around.max(1) - around.min(1))
+    )
+    return excess > PIP_TINT * max(p.contrast, 1.0)
 
 
 # pips up to this many times larger than the reader's largest are looked for too: a face
@@ -457,7 +509,9 @@ _FILLING_LEAST = 0.55
 _GRID_REACH = 0.78
 
 
-def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
+def _read_filling_die(
+    grey: np.ndarray, config: DiceConfig, colours: np.ndarray | None = None
+) -> list[DieReading]:
     """One die filling the frame (a close-up, a crop around one die). The general reader
     takes such pips for blobs far too big to be pips; here the photo is scaled so that the
     die has the size the reader works at, and framed by a plain border. A reading counts
@@ -475,7 +529,10 @@ def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
     framed = cv2.copyMakeBorder(
         small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=float(np.median(edge))
     )
-    found = _read_grey(framed, config, 1.0, _FILLING_FACE * _FILLING_SHORT_PX)
+    if colours is not None:
+        colours = cv2.resize(colours, (small.shape[1], small.shape[0]), interpolation=interp)
+        colours = cv2.copyMakeBorder(colours, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    found = _read_grey(framed, config, 1.0, _FILLING_FACE * _FILLING_SHORT_PX, colours=colours)
     if len(found) != 1 or found[0].confidence < config.min_confidence:
         return []
     r = found[0]
@@ -1177,11 +1234,16 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= float(np.clip((contrast - lo) / 0.2, 0.0, 1.0))
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= float(np.clip((radius - config.min_pip_radius) / 1.0, 0.0, 1.0))
+    # how strongly this face claims to be a die's top, cut or not; in a photo of unknown
+    # scale a face that may be part of a bigger one claims it too (the bigger face lies
+    # there: a lone pip whose partner was missed is still a top face, its side faces no top)
+    strength = fit_conf
     if fit_conf > 0 and _part_of_bigger_face(
         grey, ps, pips, centre, inv, wh, a, ang, config.square_die_px
     ):
         fit_conf = 0.0
-    strength = fit_conf  # how strongly this face claims to be a die's top, cut or not
+        if square:
+            strength = 0.0
     if cut:
         fit_conf = 0.0
     return {
@@ -1315,6 +1377,45 @@ def _merge_faces(
             if changed:
                 break
     return faces
+
+
+# a two fitted at least this strongly (its layout fits, its face is bare) is a die's face,
+# even when declined (it may be part of a bigger face)
+_STRONG_FACE = 0.5
+# a two's pips lie this many pip radii apart (2.8 times the grid's half-spacing)
+_PARTNER_PIP_RADII = (2.8 * 1.6, 2.8 * 3.4)
+# ... and are seen alike: a side face's pips, even as bright as the top face, are
+# foreshortened by more than this (largest ratio of squared axes)
+_PARTNER_SHAPE_TOL = 1.3
+
+
+def _ones_within_twos(
+    grey: np.ndarray, pips: list[Pip], faces: list[dict], config: DiceConfig
+) -> list[dict]:
+    """In a photo of unknown scale, a lone pip is no one when it and a found pip of just
+    its shape (:data:`_PARTNER_SHAPE_TOL`), as far out as a two's other pip, fit a two
+    strongly (the two's layout, its face bare all round): the pip is a two's, whose value
+    is in doubt (the two itself may have been declined as part of a bigger face). Two
+    touching ones fit no such two: the face square around their pips reaches off the
+    dice."""
+    out = []
+    for f in faces:
+        if len(f["idx"]) == 1 and f["confidence"] > 0:
+            i = f["idx"][0]
+            p = pips[i]
+            for j, q in enumerate(pips):
+                if j == i or not _shape_compatible(p, q, _PARTNER_SHAPE_TOL):
+                    continue
+                reach = float(np.hypot(*(p.whitener() @ np.array([q.x - p.x, q.y - p.y]))))
+                if not _PARTNER_PIP_RADII[0] <= reach <= _PARTNER_PIP_RADII[1]:
+                    continue
+                two = _fit_face(grey, pips, sorted((i, j)), config)
+                if two is not None and two["strength"] >= _STRONG_FACE:
+                    f = dict(f)
+                    f["confidence"] = 0.0
+                    break
+        out.append(f)
+    return out
 
 
 def _faces_joined(grey: np.ndarray, pips: list[Pip], f: dict, g: dict) -> bool:

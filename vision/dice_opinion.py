@@ -10,8 +10,9 @@ they are combined so that neither can announce a wrong value on its own:
   from the pips and doubtful faces the counter did find, if it is very sure (in four turned
   looks too), the face lies wholly in the photo, holds no more pips than its value, the
   counter fitted no more pips there either, its middle agrees (a pip for odd values, bare
-  for even), and it is not right beside another die's face (where it could be that die's
-  side face).
+  for even), its pips are seen alike (not round ones beside drawn-out ones: a top face
+  and a side face), and it is not right beside another die's face (where it could be that
+  die's side face).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ BORDER_REACH = 0.8
 PIP_REACH = 0.6
 # a pip at most this elongated is round (a top face seen square on)
 ROUND_PIP = 1.35
+# ... and one at least this elongated is drawn out (a side face seen steeply, a stroke)
+DRAWN_OUT_PIP = 2.0
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
 MIDDLE_PIP = 0.15
 # the middle of a face, sampled to tell odd faces (a pip there) from even: radius in face sides
@@ -135,6 +138,23 @@ def _round_pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int
     return sum(
         1 for p in pips if abs(p.x - x) < half and abs(p.y - y) < half and p.elongation <= ROUND_PIP
     )
+
+
+def _two_planes(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+    """Does the face hold round pips beside drawn-out ones? A face is flat: its pips are
+    circles seen alike, all round or all drawn out the same way (motion blur smears all of
+    them). Round pips beside drawn-out ones are a top face beside a side face: the network
+    took in more than one face of a die (a small die, its top and sides, as one six), or
+    print that is no die (letters). Faint specks (under half the darkest blob's contrast)
+    do not count."""
+    x, y, side = face
+    half = PIP_REACH * side
+    inside = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
+    if len(inside) < 2:
+        return False
+    strong = max(p.contrast for p in inside)
+    shapes = [p.elongation for p in inside if p.contrast >= 0.5 * strong]
+    return min(shapes) <= ROUND_PIP and max(shapes) >= DRAWN_OUT_PIP
 
 
 def _centre_agrees(
@@ -254,6 +274,8 @@ def combine(
         if not _centre_agrees(grey, pips, here, g.opinion.value):
             continue
         if _counter_saw_more(g, faces):
+            continue
+        if _two_planes(here, pips):
             continue
         if square_view and _round_pips_inside(here, pips) != g.opinion.value:
             # a view square to the table shows a top face's pips round: they must all be
