@@ -272,12 +272,14 @@ def _read_grey(
     die_px: float | None,
     square_view: bool = False,
     colours: np.ndarray | None = None,
+    network_alone: bool = True,
 ) -> list[DieReading]:
     """Read the dice of a grey photo at ``scale``; ``die_px``: the die side after scaling,
     when known (then pips are bounded by it and faces of another size are dropped);
     ``square_view``: the photo is a view square to the table (a tray's top view), where a
     top face has round pips and exactly the die's size; ``colours``: the photo in colour
-    (:func:`pip_colours`), when coloured blobs are no pips."""
+    (:func:`pip_colours`), when coloured blobs are no pips; ``network_alone``: the face
+    network may read a face the pip counter did not (else it may only veto)."""
     h0, w0 = grey0.shape
     grey = grey0
     if scale != 1.0:
@@ -331,6 +333,8 @@ def _read_grey(
         faces = combine(
             grey, pips, faces, DiceConfig.min_confidence, face_px=die_px, square_view=square_view
         )
+        if not network_alone:
+            faces = [f for f in faces if f["idx"]]
     faces = [f for f in faces if not _within_big_pip(f, big)]
     # in the photo's own pixels: too small a face is declined, and the network may read a
     # face alone only where it saw dice of the size it learnt from (tiny enlarged dice, two
@@ -532,7 +536,17 @@ def _read_filling_die(
     if colours is not None:
         colours = cv2.resize(colours, (small.shape[1], small.shape[0]), interpolation=interp)
         colours = cv2.copyMakeBorder(colours, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    found = _read_grey(framed, config, 1.0, _FILLING_FACE * _FILLING_SHORT_PX, colours=colours)
+    # only the pip counter reads here (the network may veto): its bare-body check vouches
+    # that the face is a die's filling the frame, where the network, shown a tray with a die
+    # a few pixels wide, took a printed disc and the die for the pips of one big two
+    found = _read_grey(
+        framed,
+        config,
+        1.0,
+        _FILLING_FACE * _FILLING_SHORT_PX,
+        colours=colours,
+        network_alone=False,
+    )
     if len(found) != 1 or found[0].confidence < config.min_confidence:
         return []
     r = found[0]

@@ -41,6 +41,12 @@ PIP_REACH = 0.6
 ROUND_PIP = 1.35
 # ... and one at least this elongated is drawn out (a side face seen steeply, a stroke)
 DRAWN_OUT_PIP = 2.0
+# a counter's face at least this strong (layout and bare body fit) within this many face
+# sides of a network's face's middle must be held by the network's value
+STRONG_FACE = 0.5
+COUNTER_MIDDLE = 0.3
+# the least pip radius of a face, as a fraction of its side (dice: 0.07 to 0.15)
+LEAST_PIP = 0.045
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
 MIDDLE_PIP = 0.15
 # the middle of a face, sampled to tell odd faces (a pip there) from even: radius in face sides
@@ -196,6 +202,40 @@ def _counter_saw_more(find: FaceFind, faces: list[dict]) -> bool:
     )
 
 
+def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
+    """Did the pip counter fit a strong face (its layout and bare body fit, declined only in
+    doubt) in the middle of the network's face whose pips the network's value does not
+    hold? The counter may lose pips but does not invent a layout: a strong three is no six
+    (a six has no middle pip), whatever the network sees around it (a small die's top and
+    side faces together)."""
+    reach = COUNTER_MIDDLE * find.size
+    for f in faces:
+        if len(f["idx"]) < 2 or f.get("strength", 0.0) < STRONG_FACE:
+            continue
+        cx, cy, _ = _box_start(f)
+        if abs(cx - find.cx) > reach or abs(cy - find.cy) > reach:
+            continue
+        if f["value"] != find.opinion.value and find.opinion.value not in HOLDING[f["value"]]:
+            return True
+    return False
+
+
+def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+    """Are the pips on the face too small for it? A die's pips span at least 0.045 of its
+    side in radius: tiny blobs in a big face are a far smaller die, or print, that the
+    network took for a face of the size it learnt (a die a few pixels wide in a photo
+    read as one die filling it). Faint specks (under half the darkest blob's contrast) do
+    not count."""
+    x, y, side = face
+    half = PIP_REACH * side
+    inside = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
+    if not inside:
+        return False
+    strong = max(p.contrast for p in inside)
+    radii = [p.radius for p in inside if p.contrast >= 0.5 * strong]
+    return float(np.median(radii)) < LEAST_PIP * side
+
+
 def _face_of(find: FaceFind) -> dict:
     half = 0.5 * find.size
     return {
@@ -275,7 +315,9 @@ def combine(
             continue
         if _counter_saw_more(g, faces):
             continue
-        if _two_planes(here, pips):
+        if _two_planes(here, pips) or _pips_too_small(here, pips):
+            continue
+        if not square_view and _counter_disagrees(g, faces):
             continue
         if square_view and _round_pips_inside(here, pips) != g.opinion.value:
             # a view square to the table shows a top face's pips round: they must all be
