@@ -327,6 +327,8 @@ def _read_grey(
         faces = _ones_within_twos(grey, pips, faces, config)
     faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
+    if not square_view:
+        faces = [_unless_pattern_continues(f, pips) for f in faces]
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
@@ -1430,6 +1432,72 @@ def _ones_within_twos(
                     break
         out.append(f)
     return out
+
+
+# a found pip continues a face's row, column or diagonal when it lies within this fraction
+# of the pips' spacing of the next grid spot beyond the face
+_CONTINUE_REACH = 0.3
+
+
+def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
+    """A two or three (pips in a line), declined when its line runs on beyond it (a pip of
+    the same shape lies where the line's next pip would be, one spacing beyond the face)
+    or is matched by a parallel line (:func:`_parallel_line_found`). No die face has more
+    than three pips in a line: a line of same-sized round spots running on is print (a
+    board's spaces), or a column of a bigger face. (Used where the scale is unknown; a
+    bigger face is not declined so: a touching die's pip may lie in line with its
+    diagonal.)"""
+    idx = face["idx"]
+    if not 2 <= len(idx) <= 3 or face["confidence"] <= 0:
+        return face
+    own = [pips[i] for i in idx]
+    xy = np.array([[p.x, p.y] for p in own])
+    wh = face["wh"]
+    d = (xy[:, None, :] - xy[None, :, :]) @ wh.T
+    dist = np.hypot(d[..., 0], d[..., 1])
+    step = float(dist[dist > 0].min())
+    members = set(idx)
+    others = [q for j, q in enumerate(pips) if j not in members and _shape_compatible(own[0], q)]
+    if not others:
+        return face
+    oxy = np.array([[q.x, q.y] for q in others])
+    for i in range(len(own)):
+        for j in range(len(own)):
+            if i == j or dist[i, j] > 1.2 * step:
+                continue
+            beyond = 2 * xy[j] - xy[i]
+            miss = np.hypot(*((oxy - beyond) @ wh.T).T)
+            if np.any(miss < _CONTINUE_REACH * dist[i, j]):
+                return {**face, "confidence": 0.0}
+    if _parallel_line_found(xy, wh, own[0], others, float(dist.max())):
+        return {**face, "confidence": 0.0}
+    return face
+
+
+def _parallel_line_found(
+    xy: np.ndarray, wh: np.ndarray, pip: Pip, others: list[Pip], length: float
+) -> bool:
+    """Is a line of two or three pips matched, pip for pip, by found pips of just its
+    shape beside it, as far out as a six's other column (0.6 to 1.7 times the line's
+    length)? Then it is one column of a bigger face (a six's, a four's side), whatever
+    its own fit says. Only pips of just its shape count: a side face's are foreshortened."""
+    alike = [q for q in others if _shape_compatible(pip, q, _PARTNER_SHAPE_TOL)]
+    if not alike:
+        return False
+    oxy = np.array([[q.x, q.y] for q in alike])
+    line = (xy[-1] - xy[0]) @ wh.T
+    line /= max(float(np.hypot(*line)), 1e-9)
+    for shift in oxy - xy[0]:
+        v = wh @ shift
+        n = float(np.hypot(*v))
+        if not 0.6 * length <= n <= 1.7 * length or abs(float(v @ line)) > 0.8 * n:
+            continue
+        if all(
+            np.min(np.hypot(*((oxy - (c + shift)) @ wh.T).T)) < _CONTINUE_REACH * length / 2
+            for c in xy
+        ):
+            return True
+    return False
 
 
 def _faces_joined(grey: np.ndarray, pips: list[Pip], f: dict, g: dict) -> bool:
