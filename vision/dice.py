@@ -511,6 +511,11 @@ _FILLING_FACE = 0.75
 _FILLING_VETO = 0.3
 # a face filling the frame spans at least this fraction of its short side
 _FILLING_LEAST = 0.55
+# ... and its middle lies at most this fraction of the photo's width and height from the
+# photo's middle
+_FILLING_OFF_CENTRE = 0.2
+# ... and a one's pip, the middle of its face, at most this fraction
+_FILLING_ONE_OFF_CENTRE = 0.1
 # the part of a face box its pip grid reaches (pips at +-a plus a pip radius; box at 1.85a)
 _GRID_REACH = 0.78
 
@@ -556,6 +561,10 @@ def _read_filling_die(
         return []  # not filling the frame: a pattern of small dice may look like one face
     # the box in the photo's pixels, and the part of it the pip grid covers
     cx, cy = (r.x + r.w / 2 - pad) / scale, (r.y + r.h / 2 - pad) / scale
+    off = _FILLING_ONE_OFF_CENTRE if r.value == 1 else _FILLING_OFF_CENTRE
+    if abs(cx - w0 / 2) > off * w0 or abs(cy - h0 / 2) > off * h0:
+        return []  # a die filling the frame lies in its middle: this is part of one (a
+        # two's pip, its partner cut off by the frame) or a smaller die
     hw, hh = r.w / 2 / scale, r.h / 2 / scale
     reach_x, reach_y = _GRID_REACH * hw, _GRID_REACH * hh
     if cx - reach_x < 0 or cy - reach_y < 0 or cx + reach_x > w0 or cy + reach_y > h0:
@@ -1434,13 +1443,18 @@ def _ones_within_twos(
     return out
 
 
+# in a photo of unknown scale, a face of four or more pips whose pips lie closer than this
+# (grid half-spacing in pip radii; the shared photos' read right: at least 2.03) is
+# declined: a die's pips do not nearly touch, a board's printed spaces may
+_PLAIN_SPACING_LEAST = 1.85
 # a found pip continues a face's row, column or diagonal when it lies within this fraction
 # of the pips' spacing of the next grid spot beyond the face
 _CONTINUE_REACH = 0.3
 
 
 def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
-    """A two or three (pips in a line), declined when its line runs on beyond it (a pip of
+    """A face of four or more pips set too close (:data:`_PLAIN_SPACING_LEAST`), declined;
+    a two or three (pips in a line), declined when its line runs on beyond it (a pip of
     the same shape lies where the line's next pip would be, one spacing beyond the face)
     or is matched by a parallel line (:func:`_parallel_line_found`). No die face has more
     than three pips in a line: a line of same-sized round spots running on is print (a
@@ -1448,6 +1462,8 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     bigger face is not declined so: a touching die's pip may lie in line with its
     diagonal.)"""
     idx = face["idx"]
+    if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
+        return {**face, "confidence": 0.0}
     if not 2 <= len(idx) <= 3 or face["confidence"] <= 0:
         return face
     own = [pips[i] for i in idx]
