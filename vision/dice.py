@@ -1453,18 +1453,19 @@ _CONTINUE_REACH = 0.3
 
 
 def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
-    """A face of four or more pips set too close (:data:`_PLAIN_SPACING_LEAST`), declined;
-    a two or three (pips in a line), declined when its line runs on beyond it (a pip of
-    the same shape lies where the line's next pip would be, one spacing beyond the face)
-    or is matched by a parallel line (:func:`_parallel_line_found`). No die face has more
-    than three pips in a line: a line of same-sized round spots running on is print (a
-    board's spaces), or a column of a bigger face. (Used where the scale is unknown; a
-    bigger face is not declined so: a touching die's pip may lie in line with its
-    diagonal.)"""
+    """The face, declined where a photo of unknown scale shows a pattern bigger than a
+    die's face:
+    - four or more pips set too close (:data:`_PLAIN_SPACING_LEAST`);
+    - a line of pips that runs on beyond the face: a pip of the same shape lies where the
+      line's next pip would be, one spacing beyond (a two's or three's line, a six's
+      column). No die face has more than three pips in a line: a line of same-sized spots
+      running on is print (a board's spaces), or a column of a bigger face. A four's or
+      five's lines are not followed: a touching die's pip may lie in line with them;
+    - a two or three matched by a parallel line (:func:`_parallel_line_found`)."""
     idx = face["idx"]
     if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
         return {**face, "confidence": 0.0}
-    if not 2 <= len(idx) <= 3 or face["confidence"] <= 0:
+    if len(idx) not in (2, 3, 6) or face["confidence"] <= 0:
         return face
     own = [pips[i] for i in idx]
     xy = np.array([[p.x, p.y] for p in own])
@@ -1473,19 +1474,23 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     dist = np.hypot(d[..., 0], d[..., 1])
     step = float(dist[dist > 0].min())
     members = set(idx)
-    others = [q for j, q in enumerate(pips) if j not in members and _shape_compatible(own[0], q)]
+    others = [q for j, q in enumerate(pips) if j not in members]
     if not others:
         return face
-    oxy = np.array([[q.x, q.y] for q in others])
     for i in range(len(own)):
         for j in range(len(own)):
             if i == j or dist[i, j] > 1.2 * step:
                 continue
             beyond = 2 * xy[j] - xy[i]
-            miss = np.hypot(*((oxy - beyond) @ wh.T).T)
-            if np.any(miss < _CONTINUE_REACH * dist[i, j]):
+            if any(
+                _shape_compatible(own[j], q)
+                and float(np.hypot(*(wh @ (np.array([q.x, q.y]) - beyond))))
+                < _CONTINUE_REACH * dist[i, j]
+                for q in others
+            ):
                 return {**face, "confidence": 0.0}
-    if _parallel_line_found(xy, wh, own[0], others, float(dist.max())):
+    alike = [q for q in others if _shape_compatible(own[0], q)]
+    if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
         return {**face, "confidence": 0.0}
     return face
 
