@@ -279,8 +279,15 @@ def combine(
         starts = _starts(pips, faces, sure, face_px)
         finds = find_faces(grey, starts)
         # the network's opinion of each sure face from its own search (not a neighbour's
-        # that drifted)
+        # that drifted), unless, looking right where the counter found the face, it is
+        # sure there is no face there (a search may drift onto the die's true top face
+        # beside a side face the counter took for one, and see a face there)
         owns = [finds[_own_start(_box_start(f), starts)] for f in sure]
+        heres = find_faces(grey, [_box_start(f) for f in sure], steps=0)
+        owns = [
+            here if here.opinion.value == 0 and here.opinion.probability >= OVERRULE else own
+            for own, here in zip(owns, heres, strict=True)
+        ]
     read = sorted(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
         key=lambda f: -f.opinion.probability,
