@@ -142,7 +142,9 @@ def test_a_sure_five_or_six_in_a_top_view_is_not_shown_to_the_network(looks):
 def test_photos_of_unknown_scale_still_show_every_sure_face_to_the_network(looks):
     grey = np.full((100, 400), 200, np.uint8)
     opinion.combine(grey, [], [_sure(5, 50), _sure(6, 250)], 0.6)
-    assert sorted(round(x) for x, _y, _s in looks) == [50, 250]
+    # (each from its own search, and once more right where the counter found it: in a photo
+    # the network may veto a face it is sure is none)
+    assert sorted({round(x) for x, _y, _s in looks}) == [50, 250]
 
 
 def _same_face(a: dict | None, b: dict | None) -> bool:

@@ -173,6 +173,16 @@ def die_grey(image_bgr: np.ndarray, config: DiceConfig) -> np.ndarray:
     return np.clip(proj * 255.0, 0, 255).astype(np.uint8).reshape(img.shape[:2])
 
 
+def pip_colours(image_bgr: np.ndarray, config: DiceConfig) -> np.ndarray | None:
+    """The photo's colours, when it is read as white dice with dark pips (the default
+    colours): such pips are black or grey, and a coloured disc as dark in grey (a board's
+    printed spaces) is no pip of theirs (:func:`_coloured`). None for a grey
+    photo or dice of configured colours (their pips may be coloured)."""
+    if config.body_bgr is not None or config.pip_bgr is not None or image_bgr.ndim != 3:
+        return None
+    return image_bgr[..., :3]
+
+
 def read_dice(
     image_bgr: np.ndarray,
     config: DiceConfig = DiceConfig(),  # noqa: B008
@@ -206,6 +216,7 @@ def read_dice_all(
     """
     _check_image(image_bgr)
     grey = die_grey(image_bgr, config)
+    colours = pip_colours(image_bgr, config) if die_px is None else None
     if die_px is not None:
         if die_px < MIN_DIE_PX:
             return []  # too few pixels per pip to tell a five from a blob: never guess
@@ -217,12 +228,12 @@ def read_dice_all(
         return _read_grey(grey, square, scale, die_px * scale, square_view=True)
     if min(grey.shape) < SMALL_PHOTO_PX:
         # dice in so small a photo are either a few pixels (unreadable) or fill it
-        return _read_filling_die(grey, config)
-    found = _read_grey(grey, config, _work_scale(grey.shape, config), None)
+        return _read_filling_die(grey, config, colours)
+    found = _read_grey(grey, config, _work_scale(grey.shape, config), None, colours=colours)
     if any(r.confidence >= _FILLING_VETO for r in found):
         # dice of the photo's scale: a pattern of several of them may look like one big face
         return found
-    filling = _read_filling_die(grey, config)
+    filling = _read_filling_die(grey, config, colours)
     return filling if filling else found
 
 
@@ -268,16 +279,22 @@ def _read_grey(
     scale: float,
     die_px: float | None,
     square_view: bool = False,
+    colours: np.ndarray | None = None,
+    network_alone: bool = True,
 ) -> list[DieReading]:
     """Read the dice of a grey photo at ``scale``; ``die_px``: the die side after scaling,
     when known (then pips are bounded by it and faces of another size are dropped);
     ``square_view``: the photo is a view square to the table (a tray's top view), where a
-    top face has round pips and exactly the die's size."""
+    top face has round pips and exactly the die's size; ``colours``: the photo in colour
+    (:func:`pip_colours`), when coloured blobs are no pips; ``network_alone``: the face
+    network may read a face the pip counter did not (else it may only veto)."""
     h0, w0 = grey0.shape
     grey = grey0
     if scale != 1.0:
         interp = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
         grey = cv2.resize(grey0, None, fx=scale, fy=scale, interpolation=interp)
+        if colours is not None:
+            colours = cv2.resize(colours, (grey.shape[1], grey.shape[0]), interpolation=interp)
     # under-exposed photo: stretch so the brightest surfaces (die bodies) come out bright
     top = float(np.percentile(grey[::4, ::4], 99.5))
     if 0 < top < 170:
@@ -303,6 +320,8 @@ def _read_grey(
             for p in pips
             if p.elongation <= _SQUARE_PIP_ELONGATION and p.radius >= _SQUARE_PIP_LEAST * die_px
         ]
+    if colours is not None:
+        pips = [p for p in pips if not _coloured(colours, p)]
     if not pips:
         return []
     big = _big_pips(grey, max_r, config) if die_px is None else []
@@ -312,14 +331,20 @@ def _read_grey(
     for g in groups:
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
+    if not square_view:
+        faces = _ones_within_twos(grey, pips, faces, config)
     faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
+    if not square_view:
+        faces = [_unless_pattern_continues(f, pips) for f in faces]
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
         faces = combine(
             grey, pips, faces, DiceConfig.min_confidence, face_px=die_px, square_view=square_view
         )
+        if not network_alone:
+            faces = [f for f in faces if f["idx"]]
     faces = [f for f in faces if not _within_big_pip(f, big)]
     # in the photo's own pixels: too small a face is declined, and the network may read a
     # face alone only where it saw dice of the size it learnt from (tiny enlarged dice, two
@@ -351,6 +376,39 @@ def _read_grey(
         out.append(DieReading(f["value"], x0, y0, x1 - x0, y1 - y0, float(f["confidence"])))
     out.sort(key=lambda r: (r.y, r.x))
     return out
+
+
+# a black or grey pip is no more coloured than the body around it (a blurred one mixes the
+# two): a blob whose colourfulness (largest minus smallest channel) in its middle exceeds
+# its surround's by more than this fraction of its darkness in grey is a coloured spot (a
+# board's red or yellow disc), not a dark pip
+PIP_TINT = 0.35
+_RING = np.stack(
+    [
+        np.cos(np.linspace(0, 2 * np.pi, 12, endpoint=False)),
+        np.sin(np.linspace(0, 2 * np.pi, 12, endpoint=False)),
+    ],
+    1,
+)
+
+
+def _coloured(colours: np.ndarray, p: Pip) -> bool:
+    """Is this blob a coloured spot rather than a dark pip (see :data:`PIP_TINT`)? Its
+    middle (half its small radius) is compared with a ring of body around it."""
+    h, w = colours.shape[:2]
+    r = max(1, int(0.5 * p.minor))
+    x, y = int(round(p.x)), int(round(p.y))
+    mid = colours[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
+    ring = np.round(np.array([p.x, p.y]) + (1.8 * p.major + 1.0) * _RING).astype(int)
+    inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
+    if mid.size == 0 or not np.any(inside):
+        return False
+    mid = mid.reshape(-1, 3).astype(np.float32)
+    around = colours[ring[inside, 1], ring[inside, 0]].astype(np.float32)
+    excess = float((mid.max(1) - mid.min(1)).mean()) - float(
+        np.median(around.max(1) - around.min(1))
+    )
+    return excess > PIP_TINT * max(p.contrast, 1.0)
 
 
 # pips up to this many times larger than the reader's largest are looked for too: a face
@@ -461,11 +519,18 @@ _FILLING_FACE = 0.75
 _FILLING_VETO = 0.3
 # a face filling the frame spans at least this fraction of its short side
 _FILLING_LEAST = 0.55
+# ... and its middle lies at most this fraction of the photo's width and height from the
+# photo's middle
+_FILLING_OFF_CENTRE = 0.2
+# ... and a one's pip, the middle of its face, at most this fraction
+_FILLING_ONE_OFF_CENTRE = 0.1
 # the part of a face box its pip grid reaches (pips at +-a plus a pip radius; box at 1.85a)
 _GRID_REACH = 0.78
 
 
-def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
+def _read_filling_die(
+    grey: np.ndarray, config: DiceConfig, colours: np.ndarray | None = None
+) -> list[DieReading]:
     """One die filling the frame (a close-up, a crop around one die). The general reader
     takes such pips for blobs far too big to be pips; here the photo is scaled so that the
     die has the size the reader works at, and framed by a plain border. A reading counts
@@ -483,7 +548,20 @@ def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
     framed = cv2.copyMakeBorder(
         small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=float(np.median(edge))
     )
-    found = _read_grey(framed, config, 1.0, _FILLING_FACE * _FILLING_SHORT_PX)
+    if colours is not None:
+        colours = cv2.resize(colours, (small.shape[1], small.shape[0]), interpolation=interp)
+        colours = cv2.copyMakeBorder(colours, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    # only the pip counter reads here (the network may veto): its bare-body check vouches
+    # that the face is a die's filling the frame, where the network, shown a tray with a die
+    # a few pixels wide, took a printed disc and the die for the pips of one big two
+    found = _read_grey(
+        framed,
+        config,
+        1.0,
+        _FILLING_FACE * _FILLING_SHORT_PX,
+        colours=colours,
+        network_alone=False,
+    )
     if len(found) != 1 or found[0].confidence < config.min_confidence:
         return []
     r = found[0]
@@ -491,6 +569,10 @@ def _read_filling_die(grey: np.ndarray, config: DiceConfig) -> list[DieReading]:
         return []  # not filling the frame: a pattern of small dice may look like one face
     # the box in the photo's pixels, and the part of it the pip grid covers
     cx, cy = (r.x + r.w / 2 - pad) / scale, (r.y + r.h / 2 - pad) / scale
+    off = _FILLING_ONE_OFF_CENTRE if r.value == 1 else _FILLING_OFF_CENTRE
+    if abs(cx - w0 / 2) > off * w0 or abs(cy - h0 / 2) > off * h0:
+        return []  # a die filling the frame lies in its middle: this is part of one (a
+        # two's pip, its partner cut off by the frame) or a smaller die
     hw, hh = r.w / 2 / scale, r.h / 2 / scale
     reach_x, reach_y = _GRID_REACH * hw, _GRID_REACH * hh
     if cx - reach_x < 0 or cy - reach_y < 0 or cx + reach_x > w0 or cy + reach_y > h0:
@@ -1286,11 +1368,16 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     fit_conf *= _unit((contrast - lo) / 0.2)
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= _unit((radius - config.min_pip_radius) / 1.0)
+    # how strongly this face claims to be a die's top, cut or not; in a photo of unknown
+    # scale a face that may be part of a bigger one claims it too (the bigger face lies
+    # there: a lone pip whose partner was missed is still a top face, its side faces no top)
+    strength = fit_conf
     if fit_conf > 0 and _part_of_bigger_face(
         grey, ps, pips, centre, inv, wh, a, ang, config.square_die_px
     ):
         fit_conf = 0.0
-    strength = fit_conf  # how strongly this face claims to be a die's top, cut or not
+        if square:
+            strength = 0.0
     if cut:
         fit_conf = 0.0
     return {
@@ -1444,6 +1531,123 @@ def _merge_faces(
             if changed:
                 break
     return faces
+
+
+# a two fitted at least this strongly (its layout fits, its face is bare) is a die's face,
+# even when declined (it may be part of a bigger face)
+_STRONG_FACE = 0.5
+# a two's pips lie this many pip radii apart (2.8 times the grid's half-spacing)
+_PARTNER_PIP_RADII = (2.8 * 1.6, 2.8 * 3.4)
+# ... and are seen alike: a side face's pips, even as bright as the top face, are
+# foreshortened by more than this (largest ratio of squared axes)
+_PARTNER_SHAPE_TOL = 1.3
+
+
+def _ones_within_twos(
+    grey: np.ndarray, pips: list[Pip], faces: list[dict], config: DiceConfig
+) -> list[dict]:
+    """In a photo of unknown scale, a lone pip is no one when it and a found pip of just
+    its shape (:data:`_PARTNER_SHAPE_TOL`), as far out as a two's other pip, fit a two
+    strongly (the two's layout, its face bare all round): the pip is a two's, whose value
+    is in doubt (the two itself may have been declined as part of a bigger face). Two
+    touching ones fit no such two: the face square around their pips reaches off the
+    dice."""
+    out = []
+    for f in faces:
+        if len(f["idx"]) == 1 and f["confidence"] > 0:
+            i = f["idx"][0]
+            p = pips[i]
+            for j, q in enumerate(pips):
+                if j == i or not _shape_compatible(p, q, _PARTNER_SHAPE_TOL):
+                    continue
+                reach = float(np.hypot(*(p.whitener() @ np.array([q.x - p.x, q.y - p.y]))))
+                if not _PARTNER_PIP_RADII[0] <= reach <= _PARTNER_PIP_RADII[1]:
+                    continue
+                two = _fit_face(grey, pips, sorted((i, j)), config)
+                if two is not None and two["strength"] >= _STRONG_FACE:
+                    f = dict(f)
+                    f["confidence"] = 0.0
+                    break
+        out.append(f)
+    return out
+
+
+# in a photo of unknown scale, a face of four or more pips whose pips lie closer than this
+# (grid half-spacing in pip radii; the shared photos' read right: at least 2.03) is
+# declined: a die's pips do not nearly touch, a board's printed spaces may
+_PLAIN_SPACING_LEAST = 1.85
+# a found pip continues a face's row, column or diagonal when it lies within this fraction
+# of the pips' spacing of the next grid spot beyond the face
+_CONTINUE_REACH = 0.3
+
+
+def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
+    """The face, declined where a photo of unknown scale shows a pattern bigger than a
+    die's face:
+    - four or more pips set too close (:data:`_PLAIN_SPACING_LEAST`);
+    - a line of pips that runs on beyond the face: a pip of the same shape lies where the
+      line's next pip would be, one spacing beyond (a two's or three's line, a six's
+      column). No die face has more than three pips in a line: a line of same-sized spots
+      running on is print (a board's spaces), or a column of a bigger face. A four's or
+      five's lines are not followed: a touching die's pip may lie in line with them;
+    - a two or three matched by a parallel line (:func:`_parallel_line_found`)."""
+    idx = face["idx"]
+    if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
+        return {**face, "confidence": 0.0}
+    if len(idx) not in (2, 3, 6) or face["confidence"] <= 0:
+        return face
+    own = [pips[i] for i in idx]
+    xy = np.array([[p.x, p.y] for p in own])
+    wh = face["wh"]
+    d = (xy[:, None, :] - xy[None, :, :]) @ wh.T
+    dist = np.hypot(d[..., 0], d[..., 1])
+    step = float(dist[dist > 0].min())
+    members = set(idx)
+    others = [q for j, q in enumerate(pips) if j not in members]
+    if not others:
+        return face
+    for i in range(len(own)):
+        for j in range(len(own)):
+            if i == j or dist[i, j] > 1.2 * step:
+                continue
+            beyond = 2 * xy[j] - xy[i]
+            if any(
+                _shape_compatible(own[j], q)
+                and float(np.hypot(*(wh @ (np.array([q.x, q.y]) - beyond))))
+                < _CONTINUE_REACH * dist[i, j]
+                for q in others
+            ):
+                return {**face, "confidence": 0.0}
+    alike = [q for q in others if _shape_compatible(own[0], q)]
+    if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
+        return {**face, "confidence": 0.0}
+    return face
+
+
+def _parallel_line_found(
+    xy: np.ndarray, wh: np.ndarray, pip: Pip, others: list[Pip], length: float
+) -> bool:
+    """Is a line of two or three pips matched, pip for pip, by found pips of just its
+    shape beside it, as far out as a six's other column (0.6 to 1.7 times the line's
+    length)? Then it is one column of a bigger face (a six's, a four's side), whatever
+    its own fit says. Only pips of just its shape count: a side face's are foreshortened."""
+    alike = [q for q in others if _shape_compatible(pip, q, _PARTNER_SHAPE_TOL)]
+    if not alike:
+        return False
+    oxy = np.array([[q.x, q.y] for q in alike])
+    line = (xy[-1] - xy[0]) @ wh.T
+    line /= max(float(np.hypot(*line)), 1e-9)
+    for shift in oxy - xy[0]:
+        v = wh @ shift
+        n = float(np.hypot(*v))
+        if not 0.6 * length <= n <= 1.7 * length or abs(float(v @ line)) > 0.8 * n:
+            continue
+        if all(
+            np.min(np.hypot(*((oxy - (c + shift)) @ wh.T).T)) < _CONTINUE_REACH * length / 2
+            for c in xy
+        ):
+            return True
+    return False
 
 
 def _faces_joined(grey: np.ndarray, pips: list[Pip], f: dict, g: dict) -> bool:

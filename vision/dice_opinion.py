@@ -10,8 +10,9 @@ they are combined so that neither can announce a wrong value on its own:
   from the pips and doubtful faces the counter did find, if it is very sure (in four turned
   looks too), the face lies wholly in the photo, holds no more pips than its value, the
   counter fitted no more pips there either, its middle agrees (a pip for odd values, bare
-  for even), and it is not right beside another die's face (where it could be that die's
-  side face).
+  for even), its pips are seen alike (not round ones beside drawn-out ones: a top face
+  and a side face), and it is not right beside another die's face (where it could be that
+  die's side face).
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ BORDER_REACH = 0.8
 PIP_REACH = 0.6
 # a pip at most this elongated is round (a top face seen square on)
 ROUND_PIP = 1.35
+# ... and one at least this elongated is drawn out (a side face seen steeply, a stroke)
+DRAWN_OUT_PIP = 2.0
+# a counter's face at least this strong (layout and bare body fit) within this many face
+# sides of a network's face's middle must be held by the network's value
+STRONG_FACE = 0.5
+COUNTER_MIDDLE = 0.3
+# the least pip radius of a face, as a fraction of its side (dice: 0.07 to 0.15)
+LEAST_PIP = 0.045
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
 MIDDLE_PIP = 0.15
 # the middle of a face, sampled to tell odd faces (a pip there) from even: radius in face sides
@@ -137,6 +146,23 @@ def _round_pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int
     )
 
 
+def _two_planes(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+    """Does the face hold round pips beside drawn-out ones? A face is flat: its pips are
+    circles seen alike, all round or all drawn out the same way (motion blur smears all of
+    them). Round pips beside drawn-out ones are a top face beside a side face: the network
+    took in more than one face of a die (a small die, its top and sides, as one six), or
+    print that is no die (letters). Faint specks (under half the darkest blob's contrast)
+    do not count."""
+    x, y, side = face
+    half = PIP_REACH * side
+    inside = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
+    if len(inside) < 2:
+        return False
+    strong = max(p.contrast for p in inside)
+    shapes = [p.elongation for p in inside if p.contrast >= 0.5 * strong]
+    return min(shapes) <= ROUND_PIP and max(shapes) >= DRAWN_OUT_PIP
+
+
 def _centre_agrees(
     grey: np.ndarray, pips: list[Pip], face: tuple[float, float, float], value: int
 ) -> bool:
@@ -174,6 +200,40 @@ def _counter_saw_more(find: FaceFind, faces: list[dict]) -> bool:
         and f["box"][1] <= find.cy <= f["box"][3]
         for f in faces
     )
+
+
+def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
+    """Did the pip counter fit a strong face (its layout and bare body fit, declined only in
+    doubt) in the middle of the network's face whose pips the network's value does not
+    hold? The counter may lose pips but does not invent a layout: a strong three is no six
+    (a six has no middle pip), whatever the network sees around it (a small die's top and
+    side faces together)."""
+    reach = COUNTER_MIDDLE * find.size
+    for f in faces:
+        if len(f["idx"]) < 2 or f.get("strength", 0.0) < STRONG_FACE:
+            continue
+        cx, cy, _ = _box_start(f)
+        if abs(cx - find.cx) > reach or abs(cy - find.cy) > reach:
+            continue
+        if f["value"] != find.opinion.value and find.opinion.value not in HOLDING[f["value"]]:
+            return True
+    return False
+
+
+def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+    """Are the pips on the face too small for it? A die's pips span at least 0.045 of its
+    side in radius: tiny blobs in a big face are a far smaller die, or print, that the
+    network took for a face of the size it learnt (a die a few pixels wide in a photo
+    read as one die filling it). Faint specks (under half the darkest blob's contrast) do
+    not count."""
+    x, y, side = face
+    half = PIP_REACH * side
+    inside = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
+    if not inside:
+        return False
+    strong = max(p.contrast for p in inside)
+    radii = [p.radius for p in inside if p.contrast >= 0.5 * strong]
+    return float(np.median(radii)) < LEAST_PIP * side
 
 
 def _face_of(find: FaceFind) -> dict:
@@ -235,8 +295,15 @@ def combine(
         starts = _starts(pips, faces, sure, face_px)
         finds = find_faces(grey, starts)
         # the network's opinion of each sure face from its own search (not a neighbour's
-        # that drifted)
+        # that drifted), unless, looking right where the counter found the face, it is
+        # sure there is no face there (a search may drift onto the die's true top face
+        # beside a side face the counter took for one, and see a face there)
         owns = [finds[_own_start(_box_start(f), starts)] for f in sure]
+        heres = find_faces(grey, [_box_start(f) for f in sure], steps=0)
+        owns = [
+            here if here.opinion.value == 0 and here.opinion.probability >= OVERRULE else own
+            for own, here in zip(owns, heres, strict=True)
+        ]
     read = sorted(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
         key=lambda f: -f.opinion.probability,
@@ -273,6 +340,10 @@ def combine(
         if not _centre_agrees(grey, pips, here, g.opinion.value):
             continue
         if _counter_saw_more(g, faces):
+            continue
+        if _two_planes(here, pips) or _pips_too_small(here, pips):
+            continue
+        if not square_view and _counter_disagrees(g, faces):
             continue
         if square_view and _round_pips_inside(here, pips) != g.opinion.value:
             # a view square to the table shows a top face's pips round: they must all be

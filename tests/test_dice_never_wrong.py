@@ -1,0 +1,101 @@
+"""The plain photo reader (scale unknown, `boardref vision dice`) at every scale: a die is
+read right or declined, never given a wrong value. Drawn dice in a crop around a board's
+tray and the bundled real photos, shrunk until a die spans 40 down to 8 pixels, sharp and
+blurred with noise, and one-die crops of the real photos framed by a small border."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+import rules
+from hardware.simtable import SimulatedTable
+from vision.dice import read_dice
+from vision.dice_eval import dataset_pairs, load_yolo_labels
+from vision.dice_sweep import sweep as photo_sweep
+from vision.tray import DIE_MM, native_px_per_mm, tray_regions, trays
+
+DATA = Path(__file__).parent / "data" / "dice"
+SIZES = (40, 32, 24, 16, 12, 8)
+LOOKS = ((0.0, 0.0), (1.0, 4.0))  # Gaussian blur sigma (px), noise (grey levels)
+TABLES = (("aggravation", 901), ("manji", 902), ("playground-battles", 903), ("manipulation", 904))
+
+
+def _tray_crop(name: str, table_seed: int, value: int, die_px: float, look, rng) -> np.ndarray:
+    """The simulated table photographed so that a die spans ``die_px``, a die of ``value``
+    thrown into the first tray, and the photo cut around that tray (its printed frame,
+    letters and the board's spaces beside it come along)."""
+    board = rules.get(name).board
+    tray = trays(board)[0]
+    _, truth = SimulatedTable(board, seed=table_seed).render({}, hand=False)
+    native = native_px_per_mm(truth.homography, tray.x + tray.w / 2, tray.y + tray.h / 2)
+    k = die_px / (DIE_MM * native)
+    table = SimulatedTable(
+        board, seed=table_seed, width=max(64, int(1280 * k)), height=max(48, int(960 * k))
+    )
+    throw = [(value, tray.name)] if tray.owner is not None else [value]
+    frame, truth = table.render({}, throw, hand=False)
+    blur, noise = look
+    if blur > 0:
+        img = cv2.GaussianBlur(frame.astype(np.float32), (0, 0), blur)
+        img += rng.normal(0.0, noise, img.shape).astype(np.float32)
+        frame = np.clip(img, 0, 255).astype(np.uint8)
+    x0, y0, x1, y1 = tray_regions(board, np.linalg.inv(truth.homography))[0]
+    return frame[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+
+
+def test_drawn_dice_in_a_tray_crop_are_right_or_declined_at_every_scale():
+    rng = np.random.default_rng(5)
+    read = {}
+    for die_px in SIZES:
+        for look in LOOKS:
+            for n, (name, table_seed) in enumerate(TABLES):
+                value = 1 + (n + die_px + int(look[0])) % 6
+                crop = _tray_crop(name, table_seed, value, die_px, look, rng)
+                got = [r.value for r in read_dice(crop)] if min(crop.shape[:2]) >= 16 else []
+                assert got in ([value], []), (name, die_px, look, value, got)
+                read[die_px] = read.get(die_px, 0) + bool(got)
+    # the reader still reads drawn dice at a fair size (measured: 5 of 8 at 40 px, 5 at 32
+    # px, 6 at 24 px; none below). On the code before the checks of this file's commit a
+    # crop here was read wrong (a one at 40 px read as a two)
+    assert read[40] + read[32] >= 6, read
+
+
+def test_real_photos_shrunk_are_right_or_declined_at_every_scale():
+    result = photo_sweep(dataset_pairs(DATA), die_sizes=(40, 32), looks=[LOOKS[1]])
+    for size, n in result.items():
+        assert n["wrong"] == 0, (size, n)
+    # measured: 30 of 32 dice read at 40 px and 77 of 81 at 32 px, blurred and noisy
+    n = result["40px blur 1 noise 4"]
+    assert n["right"] >= 0.8 * n["dice"], n
+
+
+def _tight_crops(border: int):
+    """Each bundled die cropped tight to its label, 64 x 64 grey (as public single-die sets
+    publish them), framed by ``border`` pixels of the crop's edge colour."""
+    for image_path, label_path in dataset_pairs(DATA):
+        image = cv2.imread(str(image_path))
+        h, w = image.shape[:2]
+        for lab in load_yolo_labels(label_path, w, h):
+            x0, y0 = max(0, int(round(lab.x))), max(0, int(round(lab.y)))
+            x1, y1 = min(w, int(round(lab.x + lab.w))), min(h, int(round(lab.y + lab.h)))
+            tight = cv2.resize(image[y0:y1, x0:x1], (64, 64), interpolation=cv2.INTER_AREA)
+            grey = cv2.cvtColor(tight, cv2.COLOR_BGR2GRAY)
+            edge = float(np.median(np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])))
+            framed = cv2.copyMakeBorder(grey, *[border] * 4, cv2.BORDER_CONSTANT, value=edge)
+            yield cv2.cvtColor(framed, cv2.COLOR_GRAY2BGR), lab.value
+
+
+def test_one_die_crops_with_a_small_border_are_right_or_declined():
+    right = total = 0
+    for border in (0, 8, 16, 32):
+        for crop, value in _tight_crops(border):
+            got = [r.value for r in read_dice(crop)]
+            assert got in ([value], []), (border, value, got)
+            right += got == [value]
+            total += 1
+    # measured: about half read (a crop cut tight may cut pips: declined); the code before
+    # read a motion-blurred four framed by 8 px as a six
+    assert right >= 0.3 * total, (right, total)
