@@ -320,23 +320,23 @@ def _consistent_fit(config: VisionConfig, mine: list[Marker], squares: dict):
     """(homography, error mm) fitted to all the board's markers found, or else to the three
     that agree best where a fourth does not (a hand over its edge or glare on it bends its
     corners); None when no fit is within `config.max_marker_error_mm`."""
-    fits = []
-    for markers in [mine] + ([[m for m in mine if m is not left] for left in mine]
-                             if len(mine) == 4 else []):  # fmt: skip
-        h = _fit(markers, squares)
-        if h is None:
-            continue
-        img_pts = np.concatenate([m.corners for m in markers])
-        mm_pts = np.array([p for m in markers for p in squares[m.id]], np.float64)
-        err = _reprojection_mm(h, img_pts, mm_pts)
-        if err <= config.max_marker_error_mm:
-            if markers is mine:
-                return h, err
-            fits.append((err, h))
-    if not fits:
+    whole = _fit_within(config, mine, squares)
+    if whole is not None or len(mine) != 4:
+        return whole
+    threes = [_fit_within(config, [m for m in mine if m is not left], squares) for left in mine]
+    return min((fit for fit in threes if fit is not None), key=lambda fit: fit[1], default=None)
+
+
+def _fit_within(config: VisionConfig, markers: list[Marker], squares: dict):
+    """(homography, error mm) fitted to `markers`, or None when it misses their corners by
+    more than `config.max_marker_error_mm`."""
+    h = _fit(markers, squares)
+    if h is None:
         return None
-    err, h = min(fits, key=lambda fit: fit[0])
-    return h, err
+    img_pts = np.concatenate([m.corners for m in markers])
+    mm_pts = np.array([p for m in markers for p in squares[m.id]], np.float64)
+    err = _reprojection_mm(h, img_pts, mm_pts)
+    return (h, err) if err <= config.max_marker_error_mm else None
 
 
 def identify_game(markers: list[Marker], boards: list[Board] | tuple[Board, ...]) -> Board | None:
