@@ -151,16 +151,20 @@ def _two_planes(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     circles seen alike, all round or all drawn out the same way (motion blur smears all of
     them). Round pips beside drawn-out ones are a top face beside a side face: the network
     took in more than one face of a die (a small die, its top and sides, as one six), or
-    print that is no die (letters). Faint specks (under half the darkest blob's contrast)
-    do not count."""
+    print that is no die (letters). Faint specks do not count."""
+    shapes = [p.elongation for p in _clear_pips_on(face, pips)]
+    return len(shapes) >= 2 and min(shapes) <= ROUND_PIP and max(shapes) >= DRAWN_OUT_PIP
+
+
+def _clear_pips_on(face: tuple[float, float, float], pips: list[Pip]) -> list[Pip]:
+    """The pips on the face but faint specks (under half the darkest blob's contrast)."""
     x, y, side = face
     half = PIP_REACH * side
     inside = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
-    if len(inside) < 2:
-        return False
+    if not inside:
+        return []
     strong = max(p.contrast for p in inside)
-    shapes = [p.elongation for p in inside if p.contrast >= 0.5 * strong]
-    return min(shapes) <= ROUND_PIP and max(shapes) >= DRAWN_OUT_PIP
+    return [p for p in inside if p.contrast >= 0.5 * strong]
 
 
 def _centre_agrees(
@@ -224,16 +228,9 @@ def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     """Are the pips on the face too small for it? A die's pips span at least 0.045 of its
     side in radius: tiny blobs in a big face are a far smaller die, or print, that the
     network took for a face of the size it learnt (a die a few pixels wide in a photo
-    read as one die filling it). Faint specks (under half the darkest blob's contrast) do
-    not count."""
-    x, y, side = face
-    half = PIP_REACH * side
-    inside = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
-    if not inside:
-        return False
-    strong = max(p.contrast for p in inside)
-    radii = [p.radius for p in inside if p.contrast >= 0.5 * strong]
-    return float(np.median(radii)) < LEAST_PIP * side
+    read as one die filling it). Faint specks do not count."""
+    radii = [p.radius for p in _clear_pips_on(face, pips)]
+    return bool(radii) and float(np.median(radii)) < LEAST_PIP * face[2]
 
 
 def _face_of(find: FaceFind) -> dict:
