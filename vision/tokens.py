@@ -26,6 +26,7 @@ from vision.topview import (
     TopView,
     cell_radius_mm,
     nearest_spacing,
+    paper_coloured,
     paper_mask,
     reader_ppm,
     search_radius_mm,
@@ -253,7 +254,9 @@ def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
     crowded arm), the paper within about three spacings says it instead."""
     h, w = plan.shape
     small = (max(4, w // 4), max(4, h // 4))
-    paper = (paper_mask(board, view.ppm) & view.valid).astype(np.float32)
+    # a hand is no paper: only the paper-coloured pixels say how the paper is lit
+    paper = (paper_mask(board, view.ppm) & view.valid & paper_coloured(view.image))
+    paper = paper.astype(np.float32)
     light = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)) * paper
     light = cv2.resize(light, small, interpolation=cv2.INTER_AREA)
     weight = cv2.resize(paper, small, interpolation=cv2.INTER_AREA)

@@ -26,6 +26,8 @@ LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white r
 SPACE_CLEAR_MM = 2.5  # beyond the farthest reach of a token, its collar and its shadow
 PAPER_SIGMA_MM = 18.0  # how fast the paper's colour may change across the board
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
+HUE_OUTLIER = 0.12  # paper whose colour (brightness divided out) strays this far from the
+# board's usual paper is not paper: skin, a sleeve, a token put down off its space
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,7 @@ def paper_field(
     """
     img = cv2.resize(top, _grid_size(top.shape), interpolation=cv2.INTER_AREA).astype(np.float32)
     m = _paper_on_grid(mask) if on_grid is None else on_grid
+    m = m * _paper_coloured(img, m)
     sig = PAPER_SIGMA_MM * ppm / 4.0
     field = img
     for again in (True, False):
@@ -196,6 +199,27 @@ def paper_field(
             m = m * (np.abs(lum - 1.0) < OUTLIER)
     field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
     return np.maximum(field, 8.0, out=field)
+
+
+def _paper_coloured(img: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """(h, w) float32 1/0: grid cells whose colour, brightness divided out, is the paper's.
+
+    A lamp's gradient, a spotlight and a shadow change the paper's brightness but hardly its
+    colour; a hand as bright as the paper does. Left in, it tints the white reference of the
+    spaces beside it the hand's colour, and a grey hole there looks the opposite colour (blue).
+    """
+    paper = img[m > 0]
+    if len(paper) < 4:
+        return np.ones_like(m)
+    usual = np.median(paper / np.maximum(paper.mean(1, keepdims=True), 1.0), axis=0)
+    return paper_coloured(img, usual).astype(np.float32)
+
+
+def paper_coloured(image: np.ndarray, usual=(1.0, 1.0, 1.0)) -> np.ndarray:
+    """(H, W) bool: pixels whose colour, brightness divided out, lies within HUE_OUTLIER of
+    the paper's `usual` colour (in a paper-normalised view the paper is grey: the default)."""
+    colour = image / np.maximum(image.mean(2, keepdims=True), 1e-3)
+    return np.abs(colour - np.asarray(usual, np.float32)).max(2) < HUE_OUTLIER
 
 
 def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView:
