@@ -228,3 +228,24 @@ def test_a_seat_rows_collar_beside_a_grid_square_is_no_hidden_stand():
     assert spaces["g7"][0] == "red"
     wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("game_name", "seed", "index", "space"),
+    [("manipulation", 2007, 0, "o32"), ("manji", 2006, 1, "t32")],
+)
+def test_a_grey_hole_beside_a_hand_is_not_read_blue(game_name, seed, index, space):
+    """The paper beside a hand is the white reference of the holes there; skin left in it
+    made an empty grey hole look blue, the colour opposite skin (independent twin frames,
+    dev seeds, set "hand": the hole a finger's width from the hand). A hand is no paper."""
+    from hardware.phototwin import render
+
+    game = rules.get(game_name)
+    jpeg, truth = render(game.name, seed, index, "hand")
+    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert truth["hand"] and space not in truth["placement"]
+    obs = observe(frame, [game.board])
+    assert obs.hand
+    assert obs.spaces[space][0] in (None, UNKNOWN)
+    wrong = [s for s, (c, _) in obs.spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
+    assert wrong == []

@@ -22,7 +22,7 @@ from vision.locate import locate
 from vision.spaces import classify_spaces, sample_spaces
 
 HAND_SHADOW = 0.8  # with a hand in view, paper darker than this against the board is its shadow
-HAND_MARGIN = 2.0  # token radii around a hand (the skin finder may miss its rim) not read
+HAND_MARGIN = 1.0  # token radii around a hand (the skin finder may miss its rim) not read
 
 
 @dataclass(frozen=True)
