@@ -255,7 +255,7 @@ def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
     h, w = plan.shape
     small = (max(4, w // 4), max(4, h // 4))
     # a hand is no paper: only the paper-coloured pixels say how the paper is lit
-    paper = (paper_mask(board, view.ppm) & view.valid & paper_coloured(view.image))
+    paper = paper_mask(board, view.ppm) & view.valid & paper_coloured(view.image)
     paper = paper.astype(np.float32)
     light = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)) * paper
     light = cv2.resize(light, small, interpolation=cv2.INTER_AREA)
