@@ -249,3 +249,20 @@ def test_a_grey_hole_beside_a_hand_is_not_read_blue(game_name, seed, index, spac
     assert obs.spaces[space][0] in (None, UNKNOWN)
     wrong = [s for s, (c, _) in obs.spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
     assert wrong == []
+
+
+def test_bare_yellow_holes_are_read_empty_though_more_colourful_than_predicted():
+    """The camera shows Manji's yellow tint a third more colourful than the plain holes
+    predict: every bare yellow hole was unclear (independent twin frame, dev seed 2006,
+    photo 1). The seat's holes that look bare in all else say how colourful its tint is."""
+    from hardware.phototwin import render
+
+    game = rules.get("manji")
+    jpeg, truth = render(game.name, 2006, 1, "issue14")
+    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    bare = ["t38", "t44", "t45", "yellow-l2", "yellow-h1"]
+    assert not truth["hand"] and not set(bare) & set(truth["placement"])
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in bare] == [None] * len(bare)
+    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
+    assert wrong == []

@@ -33,6 +33,10 @@ MATCH_LIGHT = 0.25  # ... and its brightness within this (log ratio)
 MATCH_EXCESS = 0.1  # no peak in the cell stronger than the predicted tint by more than this
 MATCH_STEP = 0.08  # nor stronger than the faintest hole of its seat by more than this
 NEARBY_SPACINGS = 4.0  # a seat's holes this many spacings apart are compared
+TINT_GAIN_MIN_HOLES = 3  # a seat's holes that look bare in all but how colourful, that say ...
+TINT_GAIN_RANGE = (0.8, 1.5)  # ... how much more colourful this camera shows its tint (bounds)
+TINT_GAIN_HUE = 20.0  # degrees: such a hole's middle lies this close to the predicted hue
+TINT_GAIN_EVEN = 0.25  # ... and is evenly lit (log ratio of its brightest to darkest fifth)
 
 
 def bgr_of(look: np.ndarray) -> np.ndarray:
@@ -103,7 +107,51 @@ def predicted_print(samples: SpaceLooks, board: Board) -> np.ndarray:
     nearest = np.argpartition(plan.distance[:, pick], near - 1, axis=1)[:, :near]
     hole = np.median(bgr_of(samples.centre[pick].astype(np.float64))[nearest], axis=1)
     printed = hole * plan.gain  # a camera's gain per channel, as seen on the plain grey
-    return np.stack(chroma(printed[:, 0], printed[:, 1], printed[:, 2]), 1)
+    want = np.stack(chroma(printed[:, 0], printed[:, 1], printed[:, 2]), 1)
+    return _with_tint_gain(samples, board, want)
+
+
+def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.ndarray:
+    """`want` with each seat's tint as colourful as this photo shows it.
+
+    The prediction mixes the plain grey with the seat's colour linearly; a camera's tone curve
+    and colour boost do not, and a yellow tint comes out a third more colourful than predicted.
+    The seat's holes that look like their bare print in every way but how colourful (brightness
+    as predicted, evenly lit, the predicted hue, nothing off centre) say by how much: their
+    median, within TINT_GAIN_RANGE. A token stands out in brightness or evenness, and bare
+    holes are most of a seat's holes, so a token or two among them does not move the median."""
+    plan = _plan(board)
+    if samples.disc_light is None:
+        return want
+    look = samples.centre.astype(np.float64)
+    wanted = np.hypot(want[:, 0], want[:, 1])
+    seen = np.hypot(look[:, 0], look[:, 1])
+    turn = np.degrees(
+        np.abs(np.angle(np.exp(1j * (np.arctan2(look[:, 1], look[:, 0])
+                                     - np.arctan2(want[:, 1], want[:, 0])))))
+    )  # fmt: skip
+    light = np.sort(samples.disc_light, axis=1)
+    last = light.shape[1] - 1
+    uneven = np.log(np.maximum(light[:, round(0.8 * last)], 1e-3)
+                    / np.maximum(light[:, round(0.2 * last)], 1e-3))  # fmt: skip
+    off_light = np.abs(np.log(np.maximum(look[:, 2], 1e-3) / np.maximum(want[:, 2], 1e-3)))
+    ratio = seen / np.maximum(wanted, 1e-3)
+    bare_like = (
+        samples.valid & (wanted > 0.1) & (turn <= TINT_GAIN_HUE) & (uneven <= TINT_GAIN_EVEN)
+        & (off_light <= MATCH_LIGHT) & (samples.far < PLAIN_QUIET) & (samples.clipped < 0.02)
+        & (ratio >= TINT_GAIN_RANGE[0] - 0.2) & (ratio <= TINT_GAIN_RANGE[1] + 0.3)
+    )  # fmt: skip
+    out = want.copy()
+    for owner in range(len(board.seat_colours)):
+        seat = np.array([i for i in plan.tinted if board.spaces[i].owner == owner], int)
+        if len(seat) == 0:
+            continue
+        ok = seat[bare_like[seat] & ~np.isnan(ratio[seat])]
+        if len(ok) < TINT_GAIN_MIN_HOLES:
+            continue
+        gain = float(np.clip(np.median(ratio[ok]), *TINT_GAIN_RANGE))
+        out[seat, :2] *= gain
+    return out
 
 
 def tint_level(samples: SpaceLooks, strength: np.ndarray) -> np.ndarray:
