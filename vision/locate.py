@@ -43,6 +43,8 @@ class Location:
 
 _DETECTORS: dict[float, aruco.Detect] = {}
 ROI_MARGIN = 16  # grey pixels kept around a window: sub-pixel refinement stays well inside
+FLAT_CELLS = 2.0  # a marker's contrast is flattened over this many of its cells (see _flattened)
+FLAT_FLOOR = 24.0  # grey levels: less local contrast than this is noise, not print
 
 
 def _detector_params(config: VisionConfig, min_perimeter_rate: float):
@@ -124,25 +126,44 @@ def _grey(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def _search_windows(config: VisionConfig, image: np.ndarray, rois) -> tuple[list, list]:
+def _flattened(gray: np.ndarray, cell_px: float) -> np.ndarray:
+    """`gray` with its local darkest and brightest (over FLAT_CELLS marker cells) stretched to
+    0 and 255. Glare on a glossy print adds light that fades across a marker: its black cells
+    on the bright side grow lighter than its white cells elsewhere, and no single threshold
+    reads its bits (ArUco finds the outline, then rejects it). Within two cells every bit has
+    black border or black bits near it, so the local stretch reads each bit against its own."""
+    k = max(3, round(FLAT_CELLS * cell_px) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    low = cv2.blur(cv2.erode(gray, disc), (k, k)).astype(np.float32)
+    high = cv2.blur(cv2.dilate(gray, disc), (k, k)).astype(np.float32)
+    stretched = (gray.astype(np.float32) - low) * 255.0 / np.maximum(high - low, FLAT_FLOOR)
+    return np.clip(stretched, 0, 255).astype(np.uint8)
+
+
+def _search_windows(
+    config: VisionConfig, image: np.ndarray, rois, cells: list[float] | None = None
+) -> tuple[list, list]:
     """Markers in each window, refined there: only the windows (and a margin) are made grey.
 
     Each window is searched exactly as before (same pixels, same smallest marker as the full
     search); the margin is wider than sub-pixel refinement can reach, so the refined corners
-    are those the whole grey frame would give.
+    are those the whole grey frame would give. With `cells` (a marker cell's size in px per
+    window) each window is searched with its contrast flattened (`_flattened`); corners are
+    still refined on the grey frame itself.
     """
     h, w = image.shape[:2]
     min_px = _min_perimeter_px(config, image.shape)
     all_pts: list[np.ndarray] = []
     all_ids: list[int] = []
-    for x0, y0, x1, y1 in rois:
+    for n, (x0, y0, x1, y1) in enumerate(rois):
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
         if x1 - x0 < 16 or y1 - y0 < 16:
             continue
         gx0, gy0 = max(0, x0 - ROI_MARGIN), max(0, y0 - ROI_MARGIN)
         gx1, gy1 = min(w, x1 + ROI_MARGIN), min(h, y1 + ROI_MARGIN)
         gray = _grey(image[gy0:gy1, gx0:gx1])
-        pts, ids = _detect_raw(config, gray[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0], min_px)
+        seen = gray if cells is None else _flattened(gray, cells[n])
+        pts, ids = _detect_raw(config, seen[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0], min_px)
         if not ids:
             continue
         local = np.concatenate(pts) + np.array([x0 - gx0, y0 - gy0], np.float32)
@@ -157,14 +178,16 @@ def detect_markers(
     config: VisionConfig,
     image: np.ndarray,
     rois: list[tuple[int, int, int, int]] | None = None,
+    cells: list[float] | None = None,
 ) -> list[Marker]:
     """DICT_4X4_50 markers in a BGR or grey frame, corners refined to sub-pixel.
 
-    With `rois` ([(x0, y0, x1, y1), ...] image px) only those windows are searched.
+    With `rois` ([(x0, y0, x1, y1), ...] image px) only those windows are searched; with
+    `cells` too (a marker cell's px per window), with their contrast flattened.
     """
     check_frame(image)
     if rois is not None:
-        return _markers(*_search_windows(config, image, rois))
+        return _markers(*_search_windows(config, image, rois, cells))
     gray = _grey(image)
     return _whole_frame(config, gray, _scaled(config, gray))
 
@@ -309,11 +332,24 @@ def _look_closer(config: VisionConfig, image: np.ndarray, board: Board, markers:
     rough = _fit(mine, squares)
     if rough is None:
         return markers
-    windows = marker_windows(board, np.linalg.inv(rough))
+    to_image = np.linalg.inv(rough)
+    windows = marker_windows(board, to_image)
     wanted = [w for i, w in zip(squares, windows, strict=True) if i in missing]
     fine = replace(config, detect_scale=1.0)
     found = [m for m in detect_markers(fine, image, wanted) if m.id in missing]
+    still = [i for i in missing if i not in {m.id for m in found}]
+    if still:  # glare across a marker: its bits read against their own neighbourhood
+        rois = [w for i, w in zip(squares, windows, strict=True) if i in still]
+        cells = [_cell_px(squares[i], to_image) for i in still]
+        found += [m for m in detect_markers(fine, image, rois, cells) if m.id in still]
     return markers + found
+
+
+def _cell_px(square, to_image: np.ndarray) -> float:
+    """The size in image px of one of a marker's 6x6 cells (4x4 bits and a black border)."""
+    corners = cv2.perspectiveTransform(np.array([square], np.float64), to_image)[0]
+    sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+    return float(sides.mean()) / 6.0
 
 
 def _consistent_fit(config: VisionConfig, mine: list[Marker], squares: dict):
