@@ -266,3 +266,20 @@ def test_bare_yellow_holes_are_read_empty_though_more_colourful_than_predicted()
     assert [spaces[s][0] for s in bare] == [None] * len(bare)
     wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
     assert wrong == []
+
+
+def test_glare_on_a_seat_row_leaves_a_lone_stand_unclear():
+    """Heavy glare over blue's row washed a blue stand beside a red one out to the row's own
+    tint, and the battle was read as a lone red stand (independent twin frame, dev seed 4100,
+    photo 1, set "all"). Under that much glare, no second stand cannot be told."""
+    from hardware.phototwin import render
+
+    game = rules.get("playground-battles")
+    jpeg, truth = render(game.name, 4100, 1, "all")
+    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert truth["placement"]["f8"] == "red+blue"
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces["f8"][0] in ("red+blue", UNKNOWN)
+    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
+    assert wrong == []
+

@@ -42,6 +42,10 @@ UNEVEN_LIGHT = 0.3  # ... differ by less than this (log ratio), or it is not sur
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
 HIDDEN_ON_TINT = 0.09  # ... on a seat's space, this much more of the seat's colour than its tint
+CLIPPED_NONE = 0.02  # share of a hole's middle saturated (glare) under which an absence (no
+CLIPPED_MOST = 0.08  # token) is told surely, and over which it is not at all
+GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
+GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -315,6 +319,7 @@ class Evidence:
     centre_chroma: np.ndarray  # (N,)
     beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
     owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
+    clipped: np.ndarray  # (N,) share of the hole's middle saturated (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
 
     @property
@@ -410,7 +415,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     under = strength - quiet_at + np.where(quiet_at > QUIET, 0.02, 0.0)
     no_token = _conf(under, 0.08, 0.0).min(1) if k_count else np.ones(n)
     # where the camera saturated (glare), a pale token and the print look alike
-    no_token = np.minimum(no_token, _conf(samples.clipped, 0.08, 0.02))
+    unclipped = _conf(samples.clipped, CLIPPED_MOST, CLIPPED_NONE)
+    no_token = np.minimum(no_token, unclipped)
     return Evidence(
         colours=win.colours,
         token=_conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0)),
@@ -425,6 +431,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         if samples.beside is None
         else _per_colour(samples.beside, win),
         owner_k=owner_k,
+        clipped=samples.clipped,
         print_tint=_print_tint(want, owner_k, quiet_at),
     )
 
@@ -505,8 +512,12 @@ def classify_spaces(
 def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
     """How likely a stand of `colour` on space i hides most of a second stand of another
     colour: a stand-sized patch of that colour near the middle, peak or not, above what the
-    print there shows (no colour on a plain space; the seat's tint in its own hue)."""
-    doubt = 0.0
+    print there shows (no colour on a plain space; the seat's tint in its own hue).
+    On a seat's row, glare washes a second stand of the row's colour out to its tint's colour:
+    under enough glare, that no second stand is there cannot be told."""
+    row = ev.owner_k[i]
+    washed = row >= 0 and ev.colours[row] != colour
+    doubt = float(_conf(ev.clipped[i], GLARE_HIDES_NONE, GLARE_HIDES)) if washed else 0.0
     for k, patch in enumerate(ev.beside[i]):
         if ev.colours[k] == colour:
             continue
