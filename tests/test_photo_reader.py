@@ -283,3 +283,28 @@ def test_glare_on_a_seat_row_leaves_a_lone_stand_unclear():
     wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
     assert wrong == []
 
+
+def test_a_dull_marble_matching_its_seats_tint_is_never_read_empty():
+    """A dull red marble on red's home hole showed the tint's very chroma, a little brighter;
+    it was read empty with confidence once the seat's tint was judged as colourful as the
+    photo shows it (phototable development frame: `bench vision --stress --seed 77`, all
+    conditions, calibration refused, so read as a photo alone). On a seat's hole only the
+    print's brightness and evenness can tell it bare, and they must tell it clearly."""
+    board = rules.get("aggravation").board
+    game = rules.get("aggravation")
+    rng = np.random.default_rng([77, 0x57E55])
+    table = PhotoTable(board, seed=770_000, conditions="all")
+    table.render(game.placement(game.initial_state()), hand=False)  # the calibration's frame
+    colours = candidate_colours(board)
+    density = rng.uniform(0.05, 0.5)
+    placement = {
+        s.id: colours[int(rng.integers(len(colours)))]
+        for s in board.spaces
+        if rng.random() < density
+    }
+    frame, truth = table.render(placement)
+    assert truth.placement.get("red-h1") == "red"
+    spaces = observe(frame, [board]).spaces
+    assert spaces["red-h1"][0] in ("red", UNKNOWN)
+    wrong = [s for s, (c, _) in spaces.items() if c not in (truth.placement.get(s), UNKNOWN)]
+    assert wrong == []

@@ -39,6 +39,8 @@ PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this ph
 PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
 UNEVEN_SHARE = 0.2  # a bare hole is evenly printed: its brightest and darkest fifths ...
 UNEVEN_LIGHT = 0.3  # ... differ by less than this (log ratio), or it is not surely empty
+SEAT_HOLE_DOUBT = 0.8  # a seat's hole as like its bare print as this is not surely bare ...
+SEAT_HOLE_SURE = 0.95  # ... and as like as this is
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
 HIDDEN_ON_TINT = 0.09  # ... on a seat's space, this much more of the seat's colour than its tint
@@ -399,6 +401,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
     seat = np.nonzero(owner_k >= 0)[0]
     hole_like[seat] = np.minimum(hole_like[seat], _even_hole(samples, seat))
+    # and a dull token of the seat's hue can match the tint's chroma: then only the print's
+    # brightness and evenness tell the hole bare, and they must tell it clearly
+    hole_like[seat] = _conf(hole_like[seat], SEAT_HOLE_DOUBT, SEAT_HOLE_SURE)
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
     tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
