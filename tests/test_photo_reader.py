@@ -308,3 +308,25 @@ def test_a_dull_marble_matching_its_seats_tint_is_never_read_empty():
     assert spaces["red-h1"][0] in ("red", UNKNOWN)
     wrong = [s for s, (c, _) in spaces.items() if c not in (truth.placement.get(s), UNKNOWN)]
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("game_name", "seed", "index", "space"),
+    [("aggravation", 2004, 1, "green-b4"), ("the-right-moves", 2005, 3, "d17")],
+)
+def test_a_token_standing_out_from_its_seats_bare_holes_is_read(game_name, seed, index, space):
+    """A glass marble, a plastic checker of the seat's colour on the seat's hole: somewhat
+    more colourful than the tint, too little to be read by colour alone, and it was unclear
+    (independent twin frames, dev seeds, set "issue14"). Unlike the seat's bare holes beside
+    it, it is not its print, its light is uneven and it is more colourful: it is read."""
+    from hardware.phototwin import render
+
+    game = rules.get(game_name)
+    jpeg, truth = render(game.name, seed, index, "issue14")
+    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    owner = game.board.spaces[game.board.ids().index(space)].owner
+    assert truth["placement"][space] == game.board.seat_colours[owner]
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces[space][0] == truth["placement"][space]
+    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
+    assert wrong == []

@@ -19,7 +19,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.palette import PALETTE
 from rules.printing import HOLE_RGB, TINT_SHARE
-from vision.tokens import SpaceLooks, chroma
+from vision.tokens import SpaceLooks, chroma, unevenness
 from vision.topview import nearest_spacing
 
 PLAIN_QUIET = 0.2  # a plain hole with more chroma than this anywhere in its cell may hold a token
@@ -81,6 +81,11 @@ def _plan(board: Board) -> _PrintPlan:
     return _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
 
 
+def nearby_seat_holes(board: Board) -> np.ndarray:
+    """(N, N) bool: holes of one seat within NEARBY_SPACINGS of each other."""
+    return _plan(board).nearby
+
+
 def predicted_print(samples: SpaceLooks, board: Board) -> np.ndarray:
     """(N, 3): the look (chroma x, chroma y, brightness) of every bare hole's middle, from the
     plain holes of this photo nearest to it (near ones, because a lamp is never quite even)
@@ -130,10 +135,7 @@ def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.n
         np.abs(np.angle(np.exp(1j * (np.arctan2(look[:, 1], look[:, 0])
                                      - np.arctan2(want[:, 1], want[:, 0])))))
     )  # fmt: skip
-    light = np.sort(samples.disc_light, axis=1)
-    last = light.shape[1] - 1
-    uneven = np.log(np.maximum(light[:, round(0.8 * last)], 1e-3)
-                    / np.maximum(light[:, round(0.2 * last)], 1e-3))  # fmt: skip
+    uneven = unevenness(samples, np.arange(len(look)))
     off_light = np.abs(np.log(np.maximum(look[:, 2], 1e-3) / np.maximum(want[:, 2], 1e-3)))
     ratio = seen / np.maximum(wanted, 1e-3)
     bare_like = (

@@ -24,7 +24,8 @@ from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
 from vision.printlook import check_print, predicted_print, tint_level
-from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
+from vision.standout import standout_tokens
+from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces, unevenness
 from vision.topview import top_view
 
 TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
@@ -37,8 +38,8 @@ TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predict
 HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
 PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
 PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
-UNEVEN_SHARE = 0.2  # a bare hole is evenly printed: its brightest and darkest fifths ...
-UNEVEN_LIGHT = 0.3  # ... differ by less than this (log ratio), or it is not surely empty
+UNEVEN_LIGHT = 0.3  # a bare hole is evenly printed: its light's unevenness (log ratio) is
+# under this, or it is not surely empty
 SEAT_HOLE_DOUBT = 0.8  # a seat's hole as like its bare print as this is not surely bare ...
 SEAT_HOLE_SURE = 0.95  # ... and as like as this is
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
@@ -321,7 +322,7 @@ class Evidence:
     centre_chroma: np.ndarray  # (N,)
     beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
     owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
-    clipped: np.ndarray  # (N,) share of the hole's middle saturated (glare)
+    washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
 
     @property
@@ -422,9 +423,13 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # where the camera saturated (glare), a pale token and the print look alike
     unclipped = _conf(samples.clipped, CLIPPED_MOST, CLIPPED_NONE)
     no_token = np.minimum(no_token, unclipped)
+    token = _conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0))
+    # or, on a seat's hole, a token of its colour standing out from the bare holes beside it
+    standout = standout_tokens(samples, board, owner_k, hole_like, others, stray)
+    token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
     return Evidence(
         colours=win.colours,
-        token=_conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0)),
+        token=token,
         no_token=no_token,
         quiet=np.minimum(_conf(stray, 0.4, 0.28), _conf(samples.far, 0.4, 0.28)),
         hole_like=hole_like,
@@ -436,7 +441,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         if samples.beside is None
         else _per_colour(samples.beside, win),
         owner_k=owner_k,
-        clipped=samples.clipped,
+        washed=samples.clipped if samples.washed is None else samples.washed,
         print_tint=_print_tint(want, owner_k, quiet_at),
     )
 
@@ -446,14 +451,7 @@ def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
     under any soft light. A token set down off centre can leave the hole's middle bare while
     it covers a side of the hole, and a pale one in its seat's hue adds no colour there, only
     light and an edge."""
-    if samples.disc_light is None or len(spaces) == 0:
-        return np.ones(len(spaces))
-    light = np.sort(samples.disc_light[spaces], axis=1)
-    last = light.shape[1] - 1
-    dark = light[:, int(round(UNEVEN_SHARE * last))]
-    bright = light[:, int(round((1.0 - UNEVEN_SHARE) * last))]
-    uneven = np.log(np.maximum(bright, 1e-3) / np.maximum(dark, 1e-3))
-    return _conf(uneven, UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
+    return _conf(unevenness(samples, spaces), UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
 
 
 def _print_tint(want: np.ndarray, owner_k: np.ndarray, quiet_at: np.ndarray) -> np.ndarray:
@@ -521,8 +519,8 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
     On a seat's row, glare washes a second stand of the row's colour out to its tint's colour:
     under enough glare, that no second stand is there cannot be told."""
     row = ev.owner_k[i]
-    washed = row >= 0 and ev.colours[row] != colour
-    doubt = float(_conf(ev.clipped[i], GLARE_HIDES_NONE, GLARE_HIDES)) if washed else 0.0
+    tinted = row >= 0 and ev.colours[row] != colour
+    doubt = float(_conf(ev.washed[i], GLARE_HIDES_NONE, GLARE_HIDES)) if tinted else 0.0
     for k, patch in enumerate(ev.beside[i]):
         if ev.colours[k] == colour:
             continue

@@ -39,6 +39,8 @@ HUE_BINS = int(round(360 / HUE_BIN_DEG))
 FIRST_BOX, SECOND_BOX = 0.45, 0.35  # half-sizes, as fractions of the token radius
 PEAK_FLOOR = 0.2  # chroma below this is never kept as a peak (plain paper, grey print)
 HOLE_DISC = 0.8  # of the printed hole's radius: its part clear of the blurred edge
+UNEVEN_SHARE = 0.2  # a hole's light is judged by its brightest and darkest fifths
+WASHED_PALE = 200  # saturated with every channel at least this: glare washed the pixel out
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,8 @@ class SpaceLooks:
     # second stand half hidden behind the first is no peak of its own)
     disc_light: np.ndarray | None = None  # (N, Q) float32: brightness of every pixel over most
     # of the printed hole: a bare hole is even; a token set down off centre covers part of it
+    washed: np.ndarray | None = None  # (N,) float32: share of the hole's middle washed out:
+    # saturated and pale (glare; `clipped` counts a vivid token's one full channel too)
     # the top view and board the looks were taken from, for what only some frames ask
     view: TopView | None = field(default=None, repr=False, compare=False)
     board: Board | None = field(default=None, repr=False, compare=False)
@@ -175,6 +179,17 @@ class SpaceLooks:
         if self.view is None or self.board is None:
             return np.full(len(self.ids), np.nan, np.float32)
         return _shade(self.view, self.board, reader_plan(self.board))
+
+    @cached_property
+    def unevenness(self) -> np.ndarray:
+        """(N,) see `unevenness`: worked out once per frame, asked for by several checks."""
+        if self.disc_light is None:
+            return np.zeros(len(self.ids))
+        light = np.sort(self.disc_light, axis=1)
+        last = light.shape[1] - 1
+        dark = light[:, int(round(UNEVEN_SHARE * last))]
+        bright = light[:, int(round((1.0 - UNEVEN_SHARE) * last))]
+        return np.log(np.maximum(bright, 1e-3) / np.maximum(dark, 1e-3))
 
 
 def chroma(b, g, r, floor: float = 0.03):
@@ -191,6 +206,13 @@ def chroma_planes(image: np.ndarray, first: int, second: int):
     s = cv2.boxFilter(image, -1, (first, first), borderType=cv2.BORDER_REFLECT)
     s = cv2.boxFilter(s, -1, (second, second), borderType=cv2.BORDER_REFLECT)
     return chroma(s[:, :, 0], s[:, :, 1], s[:, :, 2])
+
+
+def unevenness(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
+    """Per space of `spaces` (indices), the log ratio of the brightest to the darkest fifth of
+    the light over most of its printed hole: about 0 for a bare print under soft light, more
+    where a token (rounded, shaded, glossy) or its edge lies there; 0 where not measured."""
+    return samples.unevenness[spaces]
 
 
 def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
@@ -239,11 +261,13 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(raw) - 1)
     # the camera saturated in the hole's middle: a grey print never does but in glare
     clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
+    pale = raw[hole].min(2) >= WASHED_PALE
+    washed = ((raw[hole].max(2) >= 250) & pale).mean(1).astype(np.float32)
     grey = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)).ravel()
     disc_light = grey[np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(grey) - 1)]
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        beside, disc_light, view, board,
+        beside, disc_light, washed, view, board,
     )  # fmt: skip
 
 

@@ -1,0 +1,71 @@
+"""A token of a seat's own colour on one of its holes, told by standing out from its bare
+neighbours.
+
+Against a hole printed in its seat's tint, a token of that colour must be far more colourful
+than the tint to be read by colour alone (`vision.spaces`). A glass marble or a plastic
+checker often is not: it is only somewhat more colourful. What tells it is what tells it to a
+player: the seat's bare holes nearby look alike, and this one does not. It is not its bare
+print (brightness or evenness), its light is uneven (a rounded, shaded, glossy thing lies
+there), and it is clearly more colourful than the bare holes beside it, in the seat's hue
+and no other. Glare and a shadow change light and wash colour out; neither adds colour, and
+a hole in a shadow, darker than its neighbours, is left alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rules.geometry import Board
+from vision.printlook import nearby_seat_holes
+from vision.tokens import SpaceLooks, unevenness
+
+STANDOUT_UNEVEN = 0.3  # a hole's light this uneven (see `unevenness`): something lies there
+STANDOUT_CHROMA = (0.08, 0.16)  # more colourful than the bare neighbours' median: 0 .. sure
+STANDOUT_DARKER = 0.15  # no darker than the bare neighbours by more than this (log ratio)
+STANDOUT_MIN_BARE = 2  # bare holes of the seat nearby that say how its bare print looks
+BARE_HOLE = 0.5  # a neighbour this like its bare print (and with no other colour) is bare
+QUIET_OTHERS = 0.25  # no colour of any other candidate above this in the cell
+QUIET_STRAY = 0.28  # nor of no candidate, nor anything too far off centre
+UNSATURATED = 0.02  # nor glare: the camera saturated on no more of the hole than this
+
+
+def standout_tokens(
+    samples: SpaceLooks,
+    board: Board,
+    owner_k: np.ndarray,
+    hole_like: np.ndarray,
+    others: np.ndarray,
+    stray: np.ndarray,
+) -> np.ndarray:
+    """(N,) how surely a token of its seat's colour lies on each seat's hole, told by standing
+    out from the seat's bare holes nearby (0 on plain spaces and wherever it cannot be told).
+
+    `hole_like`: how like its bare print each hole looks; `others`: the strongest colour of
+    another candidate in each cell; `stray`: of no candidate."""
+    n = len(owner_k)
+    sure = np.zeros(n)
+    seat = np.nonzero(owner_k >= 0)[0]
+    if len(seat) == 0 or samples.disc_light is None:
+        return sure
+    chroma = np.hypot(samples.centre[:, 0], samples.centre[:, 1]).astype(np.float64)
+    light = np.log(np.maximum(samples.centre[:, 2], 1e-3)).astype(np.float64)
+    bare = samples.valid & (hole_like >= BARE_HOLE) & (others < QUIET_OTHERS)
+    uneven = np.zeros(n)
+    uneven[seat] = unevenness(samples, seat)
+    lone = (
+        samples.valid & (owner_k >= 0) & (hole_like <= 0.1) & (uneven >= STANDOUT_UNEVEN)
+        & (others < QUIET_OTHERS) & (stray < QUIET_STRAY) & (samples.far < QUIET_STRAY)
+        & (samples.clipped <= UNSATURATED)
+    )  # fmt: skip
+    near = nearby_seat_holes(board)
+    for i in np.nonzero(lone)[0]:
+        beside = near[i] & bare
+        beside[i] = False
+        if beside.sum() < STANDOUT_MIN_BARE:
+            continue
+        if light[i] - np.median(light[beside]) < -STANDOUT_DARKER:
+            continue
+        excess = chroma[i] - np.median(chroma[beside])
+        lo, hi = STANDOUT_CHROMA
+        sure[i] = float(np.clip((excess - lo) / (hi - lo), 0.0, 1.0))
+    return sure
