@@ -284,17 +284,20 @@ def test_glare_on_a_seat_row_leaves_a_lone_stand_unclear():
     assert wrong == []
 
 
-def test_a_dull_marble_matching_its_seats_tint_is_never_read_empty():
+@pytest.mark.parametrize("calibration_frame_first", [True, False])
+def test_a_dull_marble_matching_its_seats_tint_is_never_read_empty(calibration_frame_first):
     """A dull red marble on red's home hole showed the tint's very chroma, a little brighter;
     it was read empty with confidence once the seat's tint was judged as colourful as the
-    photo shows it (phototable development frame: `bench vision --stress --seed 77`, all
-    conditions, calibration refused, so read as a photo alone). On a seat's hole only the
-    print's brightness and evenness can tell it bare, and they must tell it clearly."""
+    photo shows it (phototable development frames: `bench vision --stress --seed 77`, all
+    conditions, photo alone and with the calibration refused). On a seat's hole only the
+    print's brightness and evenness can tell it bare, and they must tell it clearly; a hole
+    that does not show its print is judged against its seat's bare tint with no room above."""
     board = rules.get("aggravation").board
     game = rules.get("aggravation")
     rng = np.random.default_rng([77, 0x57E55])
     table = PhotoTable(board, seed=770_000, conditions="all")
-    table.render(game.placement(game.initial_state()), hand=False)  # the calibration's frame
+    if calibration_frame_first:  # the table draws the calibration's photo first
+        table.render(game.placement(game.initial_state()), hand=False)
     colours = candidate_colours(board)
     density = rng.uniform(0.05, 0.5)
     placement = {
