@@ -81,6 +81,14 @@ def _plan(board: Board) -> _PrintPlan:
     return _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
 
 
+@lru_cache(maxsize=16)
+def _seat_holes(board: Board) -> tuple[np.ndarray, ...]:
+    """Per seat with tinted holes, their indices."""
+    tinted = _plan(board).tinted
+    owners = sorted({board.spaces[i].owner for i in tinted})
+    return tuple(np.array([i for i in tinted if board.spaces[i].owner == o]) for o in owners)
+
+
 def nearby_seat_holes(board: Board) -> np.ndarray:
     """(N, N) bool: holes of one seat within NEARBY_SPACINGS of each other."""
     return _plan(board).nearby
@@ -125,29 +133,30 @@ def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.n
     as predicted, evenly lit, the predicted hue, nothing off centre) say by how much: their
     median, within TINT_GAIN_RANGE. A token stands out in brightness or evenness, and bare
     holes are most of a seat's holes, so a token or two among them does not move the median."""
-    plan = _plan(board)
     if samples.disc_light is None:
         return want
-    look = samples.centre.astype(np.float64)
-    wanted = np.hypot(want[:, 0], want[:, 1])
-    seen = np.hypot(look[:, 0], look[:, 1])
+    seats = _seat_holes(board)
+    tinted = np.concatenate(seats) if seats else np.zeros(0, int)
+    look = samples.centre[tinted].astype(np.float64)
+    pred = want[tinted]
+    wanted = np.hypot(pred[:, 0], pred[:, 1])
     turn = np.degrees(
         np.abs(np.angle(np.exp(1j * (np.arctan2(look[:, 1], look[:, 0])
-                                     - np.arctan2(want[:, 1], want[:, 0])))))
+                                     - np.arctan2(pred[:, 1], pred[:, 0])))))
     )  # fmt: skip
-    uneven = unevenness(samples, np.arange(len(look)))
-    off_light = np.abs(np.log(np.maximum(look[:, 2], 1e-3) / np.maximum(want[:, 2], 1e-3)))
-    ratio = seen / np.maximum(wanted, 1e-3)
-    bare_like = (
-        samples.valid & (wanted > 0.1) & (turn <= TINT_GAIN_HUE) & (uneven <= TINT_GAIN_EVEN)
-        & (off_light <= MATCH_LIGHT) & (samples.far < PLAIN_QUIET) & (samples.clipped < 0.02)
-        & (ratio >= TINT_GAIN_RANGE[0] - 0.2) & (ratio <= TINT_GAIN_RANGE[1] + 0.3)
+    off_light = np.abs(np.log(np.maximum(look[:, 2], 1e-3) / np.maximum(pred[:, 2], 1e-3)))
+    ratio = np.full(len(want), np.nan)
+    ratio[tinted] = np.hypot(look[:, 0], look[:, 1]) / np.maximum(wanted, 1e-3)
+    bare_like = np.zeros(len(want), bool)
+    bare_like[tinted] = (
+        samples.valid[tinted] & (wanted > 0.1) & (turn <= TINT_GAIN_HUE)
+        & (unevenness(samples, tinted) <= TINT_GAIN_EVEN) & (off_light <= MATCH_LIGHT)
+        & (samples.far[tinted] < PLAIN_QUIET) & (samples.clipped[tinted] < 0.02)
+        & (ratio[tinted] >= TINT_GAIN_RANGE[0] - 0.2)
+        & (ratio[tinted] <= TINT_GAIN_RANGE[1] + 0.3)
     )  # fmt: skip
     out = want.copy()
-    for owner in range(len(board.seat_colours)):
-        seat = np.array([i for i in plan.tinted if board.spaces[i].owner == owner], int)
-        if len(seat) == 0:
-            continue
+    for seat in seats:
         ok = seat[bare_like[seat] & ~np.isnan(ratio[seat])]
         if len(ok) < TINT_GAIN_MIN_HOLES:
             continue

@@ -208,11 +208,15 @@ def _paper_coloured(img: np.ndarray, m: np.ndarray) -> np.ndarray:
     colour; a hand as bright as the paper does. Left in, it tints the white reference of the
     spaces beside it the hand's colour, and a grey hole there looks the opposite colour (blue).
     """
-    paper = img[m > 0]
+    where = m > 0
+    paper = img[where]
     if len(paper) < 4:
         return np.ones_like(m)
-    usual = np.median(paper / np.maximum(paper.mean(1, keepdims=True), 1.0), axis=0)
-    return paper_coloured(img, usual).astype(np.float32)
+    colour = paper / np.maximum(paper.mean(1, keepdims=True), 1.0)
+    usual = np.median(colour, axis=0)
+    out = np.zeros_like(m)
+    out[where] = np.abs(colour - usual).max(1) < HUE_OUTLIER
+    return out
 
 
 def paper_coloured(image: np.ndarray, usual=(1.0, 1.0, 1.0)) -> np.ndarray:
