@@ -23,6 +23,8 @@ from vision.config import VisionConfig
 ARM_EDGE_MM = 4.0  # an arm crosses the board's outer edge: nothing of the game lies this close
 ARM_DEEP_MM = 15.0  # ... and reaches in beyond this, with at least ARM_AREA of a hand's area
 ARM_AREA = 0.5
+SKIN_CHROMA = (9.0, 50.0)  # CIELAB chroma of skin under the board's balanced light
+SKIN_HUE = (25.0, 95.0)  # ... and its hue, degrees (reddish to yellowish)
 
 
 @dataclass(frozen=True)
@@ -151,9 +153,13 @@ def detect_hand(
         return HandResult(area >= config.hand_min_area, area, "reference", blob)
     lab = cv2.cvtColor(np.clip(bal * (0.9 / 255.0), 0, 1).astype(np.float32), cv2.COLOR_BGR2LAB)
     L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    chroma = np.hypot(a, b)
-    hue = np.degrees(np.arctan2(b, a))
-    skin = (L > 15) & (L < 92) & (chroma > 9) & (chroma < 50) & (hue > 25) & (hue < 95)
+    chroma2 = a * a + b * b
+    # hue between SKIN_HUE's bounds: (a, b) turned past the first and short of the second
+    lo, hi = np.radians(SKIN_HUE)
+    past_lo = np.cos(lo) * b - np.sin(lo) * a > 0
+    short_of_hi = np.sin(hi) * a - np.cos(hi) * b > 0
+    skin = (L > 15) & (L < 92) & (chroma2 > SKIN_CHROMA[0] ** 2) & (chroma2 < SKIN_CHROMA[1] ** 2)
+    skin &= past_lo & short_of_hi
     skin &= inside > 0
     largest, blob = _largest_blob(np.where(mask > 0, skin, False).astype(np.uint8) * 255)
     area = largest / total
