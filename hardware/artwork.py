@@ -25,8 +25,11 @@ from rules.printing import (
     COLLAR_SHARE,
     HOLE_RGB,
     INK_RGB,
+    MARK_RING_GAP_MM,
+    MARK_RING_KINDS,
     PAPER_RGB,
     RIM_SHARE,
+    SQUARE_KINDS,
     TINT_SHARE,
     TRAY_RGB,
     mix,
@@ -38,7 +41,6 @@ INK_BGR = INK_RGB[::-1]
 HOLE_BGR = HOLE_RGB[::-1]
 TRAY_BGR = TRAY_RGB[::-1]
 QUIET_ZONE_MM = 4.0  # white margin printed around each marker
-SQUARE_KINDS = frozenset({"square", "cell", "grid", "field"})
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
 REGION_WORDS = {"captured": "JUMPED PIECES GO HERE"}
 # A printed key, per game: Playground Battles reminds who beats whom.
@@ -93,8 +95,8 @@ def _draw_space(img: np.ndarray, board: Board, space: Space, ppm: float) -> None
         cv2.circle(img, centre, collar_px, collar, -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(img, centre, round(r * ppm * _ONE), rim, -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(img, centre, round((r - 0.8) * ppm * _ONE), fill, -1, cv2.LINE_AA, _SHIFT)
-    if space.kind in {"star", "centre", "center", "shortcut"}:
-        ring = round((r + 1.6) * ppm * _ONE)
+    if space.kind in MARK_RING_KINDS:
+        ring = round((r + MARK_RING_GAP_MM) * ppm * _ONE)
         cv2.circle(img, centre, ring, INK_BGR, max(1, round(0.45 * ppm)), cv2.LINE_AA, _SHIFT)
 
 

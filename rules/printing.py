@@ -15,6 +15,9 @@ TINT_SHARE = 0.28  # share of the seat's colour mixed into a seat's hole interio
 COLLAR_SHARE = 0.35  # share of the seat's colour mixed into the paper collar around the hole
 COLLAR_RADIUS = 1.45  # a seat's hole's tinted collar, in hole radii (plain holes have none)
 RIM_SHARE = 0.45  # share of the seat's colour mixed into the ink rim of a seat's hole
+SQUARE_KINDS = frozenset({"square", "cell", "grid", "field"})  # spaces printed as squares
+MARK_RING_KINDS = frozenset({"star", "centre", "center", "shortcut"})  # holes with an ink ring
+MARK_RING_GAP_MM = 1.6  # ... this far outside the hole's edge
 
 
 def mix(a: tuple[int, ...], b: tuple[int, ...], share: float) -> tuple[int, int, int]:

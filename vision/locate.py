@@ -43,7 +43,7 @@ class Location:
 
 _DETECTORS: dict[float, aruco.Detect] = {}
 ROI_MARGIN = 16  # grey pixels kept around a window: sub-pixel refinement stays well inside
-FLAT_CELLS = 2.0  # a marker's contrast is flattened over this many of its cells (see _flattened)
+FLAT_CELLS = 2.0  # a marker's contrast is flattened in windows this many cells across
 FLAT_FLOOR = 24.0  # grey levels: less local contrast than this is noise, not print
 
 
@@ -127,11 +127,12 @@ def _grey(image: np.ndarray) -> np.ndarray:
 
 
 def _flattened(gray: np.ndarray, cell_px: float) -> np.ndarray:
-    """`gray` with its local darkest and brightest (over FLAT_CELLS marker cells) stretched to
-    0 and 255. Glare on a glossy print adds light that fades across a marker: its black cells
-    on the bright side grow lighter than its white cells elsewhere, and no single threshold
-    reads its bits (ArUco finds the outline, then rejects it). Within two cells every bit has
-    black border or black bits near it, so the local stretch reads each bit against its own."""
+    """`gray` with its local darkest and brightest (in a window FLAT_CELLS marker cells across)
+    stretched to 0 and 255. Glare on a glossy print adds light that fades across a marker:
+    its black cells on the bright side grow lighter than its white cells elsewhere, and no
+    single threshold reads its bits (ArUco finds the outline, then rejects it). Within a cell
+    of every bit lies black border or a black bit, so the local stretch reads each bit
+    against its own."""
     k = max(3, round(FLAT_CELLS * cell_px) | 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     low = cv2.blur(cv2.erode(gray, disc), (k, k)).astype(np.float32)
@@ -155,7 +156,7 @@ def _search_windows(
     min_px = _min_perimeter_px(config, image.shape)
     all_pts: list[np.ndarray] = []
     all_ids: list[int] = []
-    for n, (x0, y0, x1, y1) in enumerate(rois):
+    for n, (x0, y0, x1, y1) in enumerate(rois):  # `cells`, when given, one per window
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
         if x1 - x0 < 16 or y1 - y0 < 16:
             continue
@@ -339,8 +340,9 @@ def _look_closer(config: VisionConfig, image: np.ndarray, board: Board, markers:
     found = [m for m in detect_markers(fine, image, wanted) if m.id in missing]
     still = [i for i in missing if i not in {m.id for m in found}]
     if still:  # glare across a marker: its bits read against their own neighbourhood
-        rois = [w for i, w in zip(squares, windows, strict=True) if i in still]
-        cells = [_cell_px(squares[i], to_image) for i in still]
+        looks = [(w, _cell_px(squares[i], to_image))
+                 for i, w in zip(squares, windows, strict=True) if i in still]  # fmt: skip
+        rois, cells = [w for w, _ in looks], [c for _, c in looks]
         found += [m for m in detect_markers(fine, image, rois, cells) if m.id in still]
     return markers + found
 

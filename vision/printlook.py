@@ -19,7 +19,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.palette import PALETTE
 from rules.printing import HOLE_RGB, TINT_SHARE
-from vision.tokens import SpaceLooks, chroma, unevenness
+from vision.tokens import SpaceLooks, chroma
 from vision.topview import nearest_spacing
 
 PLAIN_QUIET = 0.2  # a plain hole with more chroma than this anywhere in its cell may hold a token
@@ -35,6 +35,7 @@ MATCH_STEP = 0.08  # nor stronger than the faintest hole of its seat by more tha
 NEARBY_SPACINGS = 4.0  # a seat's holes this many spacings apart are compared
 TINT_GAIN_MIN_HOLES = 3  # a seat's holes that look bare in all but how colourful, that say ...
 TINT_GAIN_RANGE = (0.8, 1.5)  # ... how much more colourful this camera shows its tint (bounds)
+TINT_GAIN_SHARE = 2 / 3  # they are at least this share of the seat's holes showing its hue
 TINT_GAIN_HUE = 20.0  # degrees: such a hole's middle lies this close to the predicted hue
 TINT_GAIN_EVEN = 0.25  # ... and is evenly lit (log ratio of its brightest to darkest fifth)
 
@@ -78,7 +79,10 @@ def _plan(board: Board) -> _PrintPlan:
     reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))
     nearby = (owner[:, None] == owner[None, :]) & (owner[:, None] >= 0) & (distance <= reach)
     plain = np.array([s.owner is None for s in board.spaces])
-    return _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
+    plan = _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
+    for shared in (plan.plain, plan.gain, plan.tinted, plan.distance, plan.nearby):
+        shared.flags.writeable = False  # one plan per board, shared by every frame
+    return plan
 
 
 @lru_cache(maxsize=16)
@@ -86,7 +90,10 @@ def _seat_holes(board: Board) -> tuple[np.ndarray, ...]:
     """Per seat with tinted holes, their indices."""
     tinted = _plan(board).tinted
     owners = sorted({board.spaces[i].owner for i in tinted})
-    return tuple(np.array([i for i in tinted if board.spaces[i].owner == o]) for o in owners)
+    seats = tuple(np.array([i for i in tinted if board.spaces[i].owner == o]) for o in owners)
+    for seat in seats:
+        seat.flags.writeable = False  # shared by every frame
+    return seats
 
 
 def nearby_seat_holes(board: Board) -> np.ndarray:
@@ -131,8 +138,10 @@ def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.n
     and colour boost do not, and a yellow tint comes out a third more colourful than predicted.
     The seat's holes that look like their bare print in every way but how colourful (brightness
     as predicted, evenly lit, the predicted hue, nothing off centre) say by how much: their
-    median, within TINT_GAIN_RANGE. A token stands out in brightness or evenness, and bare
-    holes are most of a seat's holes, so a token or two among them does not move the median."""
+    median, within TINT_GAIN_RANGE. A token mostly stands out in brightness or evenness, but a
+    dull one can pass for bare: the bare-looking holes must be most (TINT_GAIN_SHARE) of the
+    seat's holes that show its hue at all, bare or under its tokens. At a game's start, when
+    a seat's holes hold its own pieces, no gain is learnt from a few dull pieces among them."""
     if samples.disc_light is None:
         return want
     seats = _seat_holes(board)
@@ -147,10 +156,12 @@ def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.n
     off_light = np.abs(np.log(np.maximum(look[:, 2], 1e-3) / np.maximum(pred[:, 2], 1e-3)))
     ratio = np.full(len(want), np.nan)
     ratio[tinted] = np.hypot(look[:, 0], look[:, 1]) / np.maximum(wanted, 1e-3)
+    in_hue = np.zeros(len(want), bool)
+    in_hue[tinted] = samples.valid[tinted] & (turn <= TINT_GAIN_HUE)
     bare_like = np.zeros(len(want), bool)
     bare_like[tinted] = (
-        samples.valid[tinted] & (wanted > 0.1) & (turn <= TINT_GAIN_HUE)
-        & (unevenness(samples, tinted) <= TINT_GAIN_EVEN) & (off_light <= MATCH_LIGHT)
+        in_hue[tinted] & (wanted > 0.1)
+        & (samples.unevenness[tinted] <= TINT_GAIN_EVEN) & (off_light <= MATCH_LIGHT)
         & (samples.far[tinted] < PLAIN_QUIET) & (samples.clipped[tinted] < 0.02)
         & (ratio[tinted] >= TINT_GAIN_RANGE[0] - 0.2)
         & (ratio[tinted] <= TINT_GAIN_RANGE[1] + 0.3)
@@ -158,7 +169,7 @@ def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.n
     out = want.copy()
     for seat in seats:
         ok = seat[bare_like[seat] & ~np.isnan(ratio[seat])]
-        if len(ok) < TINT_GAIN_MIN_HOLES:
+        if len(ok) < max(TINT_GAIN_MIN_HOLES, TINT_GAIN_SHARE * in_hue[seat].sum()):
             continue
         gain = float(np.clip(np.median(ratio[ok]), *TINT_GAIN_RANGE))
         out[seat, :2] *= gain

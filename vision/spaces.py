@@ -20,12 +20,13 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.palette import PALETTE, UNKNOWN
+from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
 from vision.printlook import check_print, predicted_print, tint_level
 from vision.standout import standout_tokens
-from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces, unevenness
+from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
 
 TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
@@ -42,6 +43,8 @@ UNEVEN_LIGHT = 0.3  # a bare hole is evenly printed: its light's unevenness (log
 # under this, or it is not surely empty
 SEAT_HOLE_DOUBT = 0.8  # a seat's hole as like its bare print as this is not surely bare ...
 SEAT_HOLE_SURE = 0.95  # ... and as like as this is
+COLLAR_HIDDEN = 1.05  # a ring just outside a seat's hole this bright against its middle: hidden
+COLLAR_SHOWN = 1.15  # ... this bright: the printed collar shows, no token wider than the hole
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
 HIDDEN_ON_TINT = 0.09  # ... on a seat's space, this much more of the seat's colour than its tint
@@ -405,6 +408,12 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # and a dull token of the seat's hue can match the tint's chroma: then only the print's
     # brightness and evenness tell the hole bare, and they must tell it clearly
     hole_like[seat] = _conf(hole_like[seat], SEAT_HOLE_DOUBT, SEAT_HOLE_SURE)
+    # and a token wider than the hole hides the bright collar printed around it (where only
+    # the collar is printed there: not round a square, nor inside a marked hole's ink ring)
+    plain = _plain_collars(board)
+    if samples.collar is not None and plain.any():
+        collar = _conf(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
+        hole_like[plain] = np.minimum(hole_like[plain], collar)
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
     tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
@@ -425,7 +434,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     no_token = np.minimum(no_token, unclipped)
     token = _conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0))
     # or, on a seat's hole, a token of its colour standing out from the bare holes beside it
-    standout = standout_tokens(samples, board, owner_k, hole_like, others, stray)
+    seat_hue = win.hues[np.maximum(owner_k, 0)] if k_count else np.zeros(n)
+    standout = standout_tokens(samples, board, owner_k, seat_hue, hole_like, others, stray)
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
     return Evidence(
         colours=win.colours,
@@ -441,9 +451,19 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         if samples.beside is None
         else _per_colour(samples.beside, win),
         owner_k=owner_k,
+        # looks made without the washed-out share: any saturation counts (more doubt, not less)
         washed=samples.clipped if samples.washed is None else samples.washed,
         print_tint=_print_tint(want, owner_k, quiet_at),
     )
+
+
+@lru_cache(maxsize=16)
+def _plain_collars(board: Board) -> np.ndarray:
+    """(N,) bool: seats' round holes printed with nothing but their collar around them."""
+    plain = np.array([sp.owner is not None and sp.kind not in SQUARE_KINDS
+                      and sp.kind not in MARK_RING_KINDS for sp in board.spaces])  # fmt: skip
+    plain.flags.writeable = False
+    return plain
 
 
 def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
@@ -451,7 +471,7 @@ def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
     under any soft light. A token set down off centre can leave the hole's middle bare while
     it covers a side of the hole, and a pale one in its seat's hue adds no colour there, only
     light and an edge."""
-    return _conf(unevenness(samples, spaces), UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
+    return _conf(samples.unevenness[spaces], UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
 
 
 def _print_tint(want: np.ndarray, owner_k: np.ndarray, quiet_at: np.ndarray) -> np.ndarray:

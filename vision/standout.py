@@ -7,8 +7,8 @@ checker often is not: it is only somewhat more colourful. What tells it is what 
 player: the seat's bare holes nearby look alike, and this one does not. It is not its bare
 print (brightness or evenness), its light is uneven (a rounded, shaded, glossy thing lies
 there), and it is clearly more colourful than the bare holes beside it, in the seat's hue
-and no other. Glare and a shadow change light and wash colour out; neither adds colour, and
-a hole in a shadow, darker than its neighbours, is left alone.
+(measured along it) and no other. Glare and a shadow change light and wash colour out;
+neither adds colour, and a hole in a shadow, darker than its neighbours, is left alone.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ import numpy as np
 
 from rules.geometry import Board
 from vision.printlook import nearby_seat_holes
-from vision.tokens import SpaceLooks, unevenness
+from vision.tokens import SpaceLooks
 
 STANDOUT_UNEVEN = 0.3  # a hole's light this uneven (see `unevenness`): something lies there
 STANDOUT_CHROMA = (0.08, 0.16)  # more colourful than the bare neighbours' median: 0 .. sure
 STANDOUT_DARKER = 0.15  # no darker than the bare neighbours by more than this (log ratio)
 STANDOUT_MIN_BARE = 2  # bare holes of the seat nearby that say how its bare print looks
 BARE_HOLE = 0.5  # a neighbour this like its bare print (and with no other colour) is bare
+NOT_BARE = 0.1  # ... and a hole at most this like it is not (hole_like's 0..1, a strict scale:
+# on seats' holes only a clearly bare print reaches 1)
 QUIET_OTHERS = 0.25  # no colour of any other candidate above this in the cell
 QUIET_STRAY = 0.28  # nor of no candidate, nor anything too far off centre
 UNSATURATED = 0.02  # nor glare: the camera saturated on no more of the hole than this
@@ -33,6 +35,7 @@ def standout_tokens(
     samples: SpaceLooks,
     board: Board,
     owner_k: np.ndarray,
+    seat_hue: np.ndarray,
     hole_like: np.ndarray,
     others: np.ndarray,
     stray: np.ndarray,
@@ -40,20 +43,22 @@ def standout_tokens(
     """(N,) how surely a token of its seat's colour lies on each seat's hole, told by standing
     out from the seat's bare holes nearby (0 on plain spaces and wherever it cannot be told).
 
-    `hole_like`: how like its bare print each hole looks; `others`: the strongest colour of
-    another candidate in each cell; `stray`: of no candidate."""
+    `seat_hue`: each space's seat colour's hue (degrees; the colour is measured along it);
+    `hole_like`: how like its bare print each hole looks (0..1, as `vision.spaces` weighs it);
+    `others`: the strongest colour of another candidate in each cell; `stray`: of no
+    candidate."""
     n = len(owner_k)
     sure = np.zeros(n)
     seat = np.nonzero(owner_k >= 0)[0]
     if len(seat) == 0 or samples.disc_light is None:
         return sure
-    chroma = np.hypot(samples.centre[:, 0], samples.centre[:, 1]).astype(np.float64)
+    hue = np.radians(seat_hue)
+    along = samples.centre[:, 0] * np.cos(hue) + samples.centre[:, 1] * np.sin(hue)
     light = np.log(np.maximum(samples.centre[:, 2], 1e-3)).astype(np.float64)
     bare = samples.valid & (hole_like >= BARE_HOLE) & (others < QUIET_OTHERS)
-    uneven = np.zeros(n)
-    uneven[seat] = unevenness(samples, seat)
     lone = (
-        samples.valid & (owner_k >= 0) & (hole_like <= 0.1) & (uneven >= STANDOUT_UNEVEN)
+        samples.valid & (owner_k >= 0) & (hole_like <= NOT_BARE)
+        & (samples.unevenness >= STANDOUT_UNEVEN)
         & (others < QUIET_OTHERS) & (stray < QUIET_STRAY) & (samples.far < QUIET_STRAY)
         & (samples.clipped <= UNSATURATED)
     )  # fmt: skip
@@ -65,7 +70,7 @@ def standout_tokens(
             continue
         if light[i] - np.median(light[beside]) < -STANDOUT_DARKER:
             continue
-        excess = chroma[i] - np.median(chroma[beside])
+        excess = along[i] - np.median(along[beside])
         lo, hi = STANDOUT_CHROMA
         sure[i] = float(np.clip((excess - lo) / (hi - lo), 0.0, 1.0))
     return sure

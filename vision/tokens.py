@@ -39,6 +39,8 @@ HUE_BINS = int(round(360 / HUE_BIN_DEG))
 FIRST_BOX, SECOND_BOX = 0.45, 0.35  # half-sizes, as fractions of the token radius
 PEAK_FLOOR = 0.2  # chroma below this is never kept as a peak (plain paper, grey print)
 HOLE_DISC = 0.8  # of the printed hole's radius: its part clear of the blurred edge
+COLLAR_RING = (1.1, 1.35)  # hole radii: just outside a printed hole, on its collar or paper
+COLLAR_SHARE = 0.25  # a ring's light is judged by its darkest quarter
 UNEVEN_SHARE = 0.2  # a hole's light is judged by its brightest and darkest fifths
 WASHED_PALE = 200  # saturated with every channel at least this: glare washed the pixel out
 
@@ -56,6 +58,7 @@ class ReaderPlan:
     hole: np.ndarray  # (P,) flat offsets of a small disc inside the printed hole
     disc: np.ndarray  # (Q,) flat offsets of most of the printed hole (a token off centre)
     ring: tuple[int, int]  # inner and outer half-size of the square ring around a token
+    collar: np.ndarray  # (R,) flat offsets of a ring just outside the printed hole
     own_print: np.ndarray  # (M,) bool: not on another seat's hole's tinted collar
     spacing: float  # the median distance between neighbouring spaces, in top-view px
 
@@ -106,11 +109,14 @@ def reader_plan(board: Board) -> ReaderPlan:
     hole = _disc_offsets(0.5 * board.hole_radius * ppm, w)
     disc = _disc_offsets(HOLE_DISC * board.hole_radius * ppm, w)
     ring = (max(2, int(round(1.25 * radii[0]))), max(3, int(round(1.9 * radii[0]))))
+    collar = _ring_offsets(COLLAR_RING[0] * board.hole_radius * ppm,
+                           COLLAR_RING[1] * board.hole_radius * ppm, w)  # fmt: skip
     spacing = float(np.median(nearest_spacing(board))) * ppm
     own_print = ~_foreign_collars(board, xy, label, ppm).ravel()[cell]
     return ReaderPlan(
-        (h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, own_print, spacing
-    )
+        (h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, collar, own_print,
+        spacing,
+    )  # fmt: skip
 
 
 def _foreign_collars(board: Board, xy: np.ndarray, label: np.ndarray, ppm: float) -> np.ndarray:
@@ -142,6 +148,15 @@ def _disc_offsets(radius_px: float, width: int) -> np.ndarray:
     return (dy[inside] * width + dx[inside]).astype(np.int64)
 
 
+def _ring_offsets(inner_px: float, outer_px: float, width: int) -> np.ndarray:
+    """Flat top-view offsets of the pixels between two radii about a pixel."""
+    r = max(1, int(np.ceil(outer_px)))
+    dy, dx = np.mgrid[-r : r + 1, -r : r + 1]
+    d2 = dx * dx + dy * dy
+    inside = (d2 >= inner_px * inner_px) & (d2 <= max(outer_px, inner_px + 1.0) ** 2)
+    return (dy[inside] * width + dx[inside]).astype(np.int64)
+
+
 def _odd(half: float) -> int:
     return 2 * int(round(half)) + 1
 
@@ -166,6 +181,9 @@ class SpaceLooks:
     # of the printed hole: a bare hole is even; a token set down off centre covers part of it
     washed: np.ndarray | None = None  # (N,) float32: share of the hole's middle washed out:
     # saturated and pale (glare; `clipped` counts a vivid token's one full channel too)
+    collar: np.ndarray | None = None  # (N,) float32: the darkest quarter of a ring just outside
+    # the printed hole against the hole's middle: a bare hole's bright collar (or paper) shows
+    # there; a token wider than the hole hides it
     # the top view and board the looks were taken from, for what only some frames ask
     view: TopView | None = field(default=None, repr=False, compare=False)
     board: Board | None = field(default=None, repr=False, compare=False)
@@ -182,7 +200,10 @@ class SpaceLooks:
 
     @cached_property
     def unevenness(self) -> np.ndarray:
-        """(N,) see `unevenness`: worked out once per frame, asked for by several checks."""
+        """(N,) per space, the log ratio of the brightest to the darkest fifth of the light
+        over most of its printed hole: about 0 for a bare print under soft light, more where
+        a token (rounded, shaded, glossy) or its edge lies there; 0 where not measured.
+        Worked out once per frame: several checks ask for it."""
         if self.disc_light is None:
             return np.zeros(len(self.ids))
         light = np.sort(self.disc_light, axis=1)
@@ -206,13 +227,6 @@ def chroma_planes(image: np.ndarray, first: int, second: int):
     s = cv2.boxFilter(image, -1, (first, first), borderType=cv2.BORDER_REFLECT)
     s = cv2.boxFilter(s, -1, (second, second), borderType=cv2.BORDER_REFLECT)
     return chroma(s[:, :, 0], s[:, :, 1], s[:, :, 2])
-
-
-def unevenness(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
-    """Per space of `spaces` (indices), the log ratio of the brightest to the darkest fifth of
-    the light over most of its printed hole: about 0 for a bare print under soft light, more
-    where a token (rounded, shaded, glossy) or its edge lies there; 0 where not measured."""
-    return samples.unevenness[spaces]
 
 
 def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
@@ -265,9 +279,12 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     washed = ((raw[hole].max(2) >= 250) & pale).mean(1).astype(np.float32)
     grey = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)).ravel()
     disc_light = grey[np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(grey) - 1)]
+    middle = grey[np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(grey) - 1)].mean(1)
+    ring = grey[np.clip(plan.centre[:, None] + plan.collar[None, :], 0, len(grey) - 1)]
+    collar = np.quantile(ring, COLLAR_SHARE, axis=1) / np.maximum(middle, 1e-3)
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        beside, disc_light, washed, view, board,
+        beside, disc_light, washed, collar.astype(np.float32), view, board,
     )  # fmt: skip
 
 
