@@ -281,7 +281,8 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     disc_light = grey[np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(grey) - 1)]
     middle = grey[np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(grey) - 1)].mean(1)
     ring = grey[np.clip(plan.centre[:, None] + plan.collar[None, :], 0, len(grey) - 1)]
-    collar = np.quantile(ring, COLLAR_SHARE, axis=1) / np.maximum(middle, 1e-3)
+    k = int(COLLAR_SHARE * (ring.shape[1] - 1))
+    collar = np.partition(ring, k, axis=1)[:, k] / np.maximum(middle, 1e-3)
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
         beside, disc_light, washed, collar.astype(np.float32), view, board,
