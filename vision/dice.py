@@ -1709,6 +1709,16 @@ def _side_direction(faces: list[dict]) -> np.ndarray:
     return np.array([0.0, 1.0])
 
 
+# a face whose pips' long axes are more than this many times another face's (or less than
+# its inverse) is no face of the other's die: it may not outrank it as that die's top
+SAME_DIE_PIPS = 2.0
+
+
+def _mean_major(f: dict, pips: list[Pip]) -> float:
+    """The mean long semi-axis of a face's pips, pixels (what foreshortening leaves)."""
+    return float(np.mean([pips[i].major for i in f["idx"]])) if f["idx"] else 0.0
+
+
 def _choose_top_faces(
     faces: list[dict], config: DiceConfig, grey: np.ndarray, pips: list[Pip]
 ) -> list[dict]:
@@ -1728,12 +1738,19 @@ def _choose_top_faces(
     # in a view square to the table a face with drawn-out pips is no top face: it outranks
     # none (a side face seen openly may look more top-like by shade and pip size)
     square = config.square_die_px is not None
-    for f in faces:
+    majors = [_mean_major(f, pips) for f in faces]
+    for f, major_f in zip(faces, majors, strict=True):
         suppressed = False
         conf = f["confidence"]
         tf = _topness(f)
-        for g in faces:
+        for g, major_g in zip(faces, majors, strict=True):
             if g is f or g["strength"] < 0.3 or (square and g["elong"] > ROUND_TOP_PIPS):
+                continue
+            if max(major_f, major_g) > SAME_DIE_PIPS * min(major_f, major_g):
+                # pips of so unlike a size are no two faces of one die (a side face's pips
+                # are drawn out across, not shrunk along, their long axis): a pattern of
+                # far bigger spots (a board's printed discs) is no die's top face beside
+                # this one
                 continue
             dv = g["centre"] - f["centre"]
             d_f = float(np.linalg.norm(f["wh"] @ dv)) / f["a_w"]

@@ -1,0 +1,50 @@
+"""The plain photo reader (scale unknown) on drawn dice lying in a board's tray, cut out as
+`bench vision --parts drawn_dice_sweep` cuts them: each die here was once given a wrong
+value; now it is read right or declined. A crop holds one die, and a board's print beside
+the tray (its spaces, lines, letters)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+import rules
+from hardware.simtable import SimulatedTable
+from vision.dice import read_dice
+from vision.tray import DIE_MM, native_px_per_mm, tray_regions, trays
+
+
+def _drawn_crop(game: str, table_seed: int, value: int, die_px: float, look, noise_seed=0):
+    """The tray of a simulated table photographed so that a die spans ``die_px``, a die of
+    ``value`` thrown into it, blurred and noisy by ``look`` (sigma, grey levels), cut out."""
+    board = rules.get(game).board
+    tray = next(r for r in board.regions if "tray" in r.name)
+    _, truth = SimulatedTable(board, seed=table_seed).render({}, hand=False)
+    native = native_px_per_mm(truth.homography, tray.x + tray.w / 2, tray.y + tray.h / 2)
+    k = die_px / (DIE_MM * native)
+    table = SimulatedTable(
+        board, seed=table_seed, width=max(64, int(1280 * k)), height=max(48, int(960 * k))
+    )
+    throw = [(value, tray.name)] if tray.owner is not None else [value]
+    frame, truth = table.render({}, throw, hand=False)
+    blur, noise = look
+    if blur > 0 or noise > 0:
+        rng = np.random.default_rng(noise_seed)
+        img = cv2.GaussianBlur(frame.astype(np.float32), (0, 0), blur)
+        img += rng.normal(0.0, noise, img.shape).astype(np.float32)
+        frame = np.clip(img, 0, 255).astype(np.uint8)
+    names = [r.name for r in trays(board)]
+    x0, y0, x1, y1 = tray_regions(board, np.linalg.inv(truth.homography))[names.index(tray.name)]
+    return frame[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+
+
+def _values(crop) -> list[int]:
+    return [r.value for r in read_dice(crop)]
+
+
+def test_a_pattern_of_far_bigger_spots_does_not_outrank_a_die_as_its_top_face():
+    # a five at 40 px beside a tray whose board prints four red discs in a square: the
+    # discs, pips three times the five's, were taken for the die's top face and the five
+    # for its side face; the network then read the five with its side face's pip as a six
+    crop = _drawn_crop("manipulation", 13 * 7919 + 5, 5, 40, (0.0, 0.0))
+    assert _values(crop) == [5]
