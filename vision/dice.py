@@ -331,6 +331,8 @@ def _read_grey(
     for g in groups:
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
+    if colours is not None:
+        faces = [_unless_tinted(f, pips, colours) for f in faces]
     if not square_view:
         faces = _ones_within_twos(grey, pips, faces, config)
     faces = _choose_top_faces(faces, config, grey, pips)
@@ -419,6 +421,45 @@ _BIG_PIP_FACTOR = 3
 # reduced scale make an oblong blob, not a big pip)
 _BIG_PIP_LEAST = 1.6
 _BIG_PIP_ROUND = 2.0
+
+
+# a face whose pips' colours stray from a shade of the body around them by more than this
+# fraction of their darkness (the median over its pips) is coloured print, not a die's
+# face (measured: faces read right in the shared and bundled real photos at most 0.18,
+# drawn dice of a coloured body with pips of its hue 0.22; a board's dark red discs on
+# tinted paper 0.36 and more)
+FACE_TINT = 0.29
+
+
+def _off_shade(colours: np.ndarray, p: Pip) -> float:
+    """How far a blob's colour strays from a shade of the body around it, as a fraction
+    of its darkness. A black or grey pip is the body's colour darkened: the same mix of
+    the three channels, scaled (light falls on both alike). A coloured disc on tinted
+    paper is as colourful as the paper, but in a mix of its own: a dark red disc on
+    pink paper is too red for a shade of it."""
+    h, w = colours.shape[:2]
+    r = max(1, int(0.5 * p.minor))
+    x, y = int(round(p.x)), int(round(p.y))
+    mid = colours[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
+    ring = np.round(np.array([p.x, p.y]) + (1.8 * p.major + 1.0) * _RING).astype(int)
+    inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
+    if mid.size == 0 or not np.any(inside):
+        return 0.0
+    mid_bgr = mid.reshape(-1, 3).astype(np.float32).mean(0)
+    around = np.median(colours[ring[inside, 1], ring[inside, 0]].astype(np.float32), 0)
+    shade = around * (float(mid_bgr.sum()) / max(float(around.sum()), 1.0))
+    return float(np.linalg.norm(mid_bgr - shade)) / max(p.contrast, 1.0)
+
+
+def _unless_tinted(face: dict, pips: list[Pip], colours: np.ndarray) -> dict:
+    """The face, marked no die's face (and too weak to outrank any) when its pips, taken
+    together, are no shade of the body around them (:data:`FACE_TINT`)."""
+    if not face["idx"]:
+        return face
+    off = float(np.median([_off_shade(colours, pips[i]) for i in face["idx"]]))
+    if off <= FACE_TINT:
+        return face
+    return {**face, "confidence": 0.0, "strength": 0.0}
 
 
 def _big_pips(grey: np.ndarray, max_r: int, config: DiceConfig) -> list[Pip]:
