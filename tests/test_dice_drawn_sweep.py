@@ -56,3 +56,18 @@ def test_dark_red_discs_are_no_pips_of_a_white_die():
     crop = _drawn_crop("manipulation", 47 * 7919 + 9, 3, 16, (0.0, 0.0))
     assert _values(crop) in ([3], [])
     assert 4 not in _values(crop)
+
+
+def test_one_column_of_a_six_is_no_three():
+    # a six at 32 px whose other column's pips differ a little in shape (shaded beside a
+    # side face) was read as a three from one column
+    crop = _drawn_crop("manipulation", 2 * 7919 + 1, 6, 32, (0.0, 0.0))
+    assert _values(crop) in ([6], [])
+
+
+def test_a_four_read_from_two_of_its_pips_is_no_two():
+    # a four at 40 px, one of its columns a little shaded beside a side face: its other
+    # column was read as a two (the parallel column's pips, round as the two's, differed
+    # a little more in shape than a side face's pips may)
+    crop = _drawn_crop("manji", 10 * 7919 + 6, 4, 40, (0.0, 0.0))
+    assert _values(crop) in ([4], [])

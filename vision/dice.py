@@ -1671,8 +1671,18 @@ def _parallel_line_found(
     """Is a line of two or three pips matched, pip for pip, by found pips of just its
     shape beside it, as far out as a six's other column (0.6 to 1.7 times the line's
     length)? Then it is one column of a bigger face (a six's, a four's side), whatever
-    its own fit says. Only pips of just its shape count: a side face's are foreshortened."""
-    alike = [q for q in others if _shape_compatible(pip, q, _PARTNER_SHAPE_TOL)]
+    its own fit says. Only pips of just its shape count: a side face's are foreshortened.
+    Round pips of about its size count too when its own are round: two faces of one die
+    stand square to each other, so they never both show round pips (a face seen within
+    about 40 degrees of square on shows the other's drawn out by more than
+    :data:`ROUND_TOP_PIPS`), while the pips of one face may differ that little in shape."""
+    round_line = pip.elongation <= ROUND_TOP_PIPS
+    alike = [
+        q
+        for q in others
+        if _shape_compatible(pip, q, _PARTNER_SHAPE_TOL)
+        or (round_line and q.elongation <= ROUND_TOP_PIPS and _shape_compatible(pip, q))
+    ]
     if not alike:
         return False
     oxy = np.array([[q.x, q.y] for q in alike])
