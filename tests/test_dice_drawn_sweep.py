@@ -71,3 +71,10 @@ def test_a_four_read_from_two_of_its_pips_is_no_two():
     # a little more in shape than a side face's pips may)
     crop = _drawn_crop("manji", 10 * 7919 + 6, 4, 40, (0.0, 0.0))
     assert _values(crop) in ([4], [])
+
+
+def test_a_grid_of_printed_spots_is_no_four():
+    # a board's grey spaces where its lines cross (rows of them running on beyond the
+    # four) were read as a four; the die, 12 px, is too small to read
+    crop = _drawn_crop("manipulation", 9 * 7919 + 9, 3, 12, (1.0, 4.0))
+    assert _values(crop) in ([3], [])

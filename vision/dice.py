@@ -1620,6 +1620,10 @@ _PLAIN_SPACING_LEAST = 1.85
 # a found pip continues a face's row, column or diagonal when it lies within this fraction
 # of the pips' spacing of the next grid spot beyond the face
 _CONTINUE_REACH = 0.3
+# ... and continues a four's or five's when its contrast is also within this factor of the
+# face's pips' mean (measured: a board's grey spaces 0.94-0.96 of a four of them; a side
+# face's merged pips, shaded, 0.75)
+_SAME_INK = 0.85
 
 
 def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
@@ -1630,12 +1634,17 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
       line's next pip would be, one spacing beyond (a two's or three's line, a six's
       column). No die face has more than three pips in a line: a line of same-sized spots
       running on is print (a board's spaces), or a column of a bigger face. A four's or
-      five's lines are not followed: a touching die's pip may lie in line with them;
+      five's lines are followed too, but one line running on is not enough (a touching
+      die's pip may lie in line with one of them): two of its lines running on (both
+      rows, or a row and a column) with spots as dark as its own are a grid of print, a
+      board's spaces where its lines cross. A touching die would have to lie just in line
+      with two of them at the face's own pip spacing: rare, and then the face is
+      declined, never misread;
     - a two or three matched by a parallel line (:func:`_parallel_line_found`)."""
     idx = face["idx"]
     if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
         return {**face, "confidence": 0.0}
-    if len(idx) not in (2, 3, 6) or face["confidence"] <= 0:
+    if len(idx) not in (2, 3, 4, 5, 6) or face["confidence"] <= 0:
         return face
     own = [pips[i] for i in idx]
     xy = np.array([[p.x, p.y] for p in own])
@@ -1647,18 +1656,28 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     others = [q for j, q in enumerate(pips) if j not in members]
     if not others:
         return face
+    running_on = 0  # the lines of a four or five that run on beyond it
+    ink = float(np.mean([p.contrast for p in own]))
     for i in range(len(own)):
         for j in range(len(own)):
             if i == j or dist[i, j] > 1.2 * step:
                 continue
             beyond = 2 * xy[j] - xy[i]
-            if any(
-                _shape_compatible(own[j], q)
+            on = [
+                q
+                for q in others
+                if _shape_compatible(own[j], q)
                 and float(np.hypot(*(wh @ (np.array([q.x, q.y]) - beyond))))
                 < _CONTINUE_REACH * dist[i, j]
-                for q in others
-            ):
+            ]
+            if on and len(idx) not in (4, 5):
                 return {**face, "confidence": 0.0}
+            # print is one ink: its spots are as dark as the face's (a side face beside a
+            # four, lit otherwise, shows its pips lighter or darker)
+            if any(_SAME_INK * ink <= q.contrast <= ink / _SAME_INK for q in on):
+                running_on += 1
+    if running_on >= 2:
+        return {**face, "confidence": 0.0}
     alike = [q for q in others if _shape_compatible(own[0], q)]
     if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
         return {**face, "confidence": 0.0}
