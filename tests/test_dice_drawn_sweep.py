@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 import rules
 from hardware.simtable import SimulatedTable
@@ -71,6 +72,22 @@ def test_a_four_read_from_two_of_its_pips_is_no_two():
     # a little more in shape than a side face's pips may)
     crop = _drawn_crop("manji", 10 * 7919 + 6, 4, 40, (0.0, 0.0))
     assert _values(crop) in ([4], [])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px, look",
+    [
+        # a one with a side face's two beside it (32 px) read as a four by the network
+        ("manji", 7 * 7919 + 2, 1, 32, (0.0, 0.0)),
+        # a two with a side face's dark edge (40 px, blurred) read as a six
+        ("manji", 9 * 7919 + 6, 2, 40, (1.0, 4.0)),
+    ],
+)
+def test_the_network_reads_no_face_whose_round_pips_are_too_few(
+    game, table_seed, value, die_px, look
+):
+    crop = _drawn_crop(game, table_seed, value, die_px, look)
+    assert _values(crop) in ([value], [])
 
 
 def test_a_grid_of_printed_spots_is_no_four():
