@@ -335,6 +335,7 @@ def _read_grey(
         faces = [_unless_tinted(f, pips, colours) for f in faces]
     if not square_view:
         faces = _ones_within_twos(grey, pips, faces, config)
+        faces = _twos_spanning_too_far(faces)
     faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
     if not square_view:
@@ -459,7 +460,7 @@ def _unless_tinted(face: dict, pips: list[Pip], colours: np.ndarray) -> dict:
     off = float(np.median([_off_shade(colours, pips[i]) for i in face["idx"]]))
     if off <= FACE_TINT:
         return face
-    return {**face, "confidence": 0.0, "strength": 0.0}
+    return {**face, "confidence": 0.0, "strength": 0.0, "no_face": True}
 
 
 def _big_pips(grey: np.ndarray, max_r: int, config: DiceConfig) -> list[Pip]:
@@ -1643,7 +1644,7 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     - a two or three matched by a parallel line (:func:`_parallel_line_found`)."""
     idx = face["idx"]
     if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
-        return {**face, "confidence": 0.0}
+        return {**face, "confidence": 0.0, "no_face": True}
     if len(idx) not in (2, 3, 4, 5, 6) or face["confidence"] <= 0:
         return face
     own = [pips[i] for i in idx]
@@ -1671,16 +1672,16 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
                 < _CONTINUE_REACH * dist[i, j]
             ]
             if on and len(idx) not in (4, 5):
-                return {**face, "confidence": 0.0}
+                return {**face, "confidence": 0.0, "no_face": True}
             # print is one ink: its spots are as dark as the face's (a side face beside a
             # four, lit otherwise, shows its pips lighter or darker)
             if any(_SAME_INK * ink <= q.contrast <= ink / _SAME_INK for q in on):
                 running_on += 1
     if running_on >= 2:
-        return {**face, "confidence": 0.0}
+        return {**face, "confidence": 0.0, "no_face": True}
     alike = [q for q in others if _shape_compatible(own[0], q)]
     if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
-        return {**face, "confidence": 0.0}
+        return {**face, "confidence": 0.0, "no_face": True}
     return face
 
 
@@ -1874,5 +1875,31 @@ def _image_consistency(faces: list[dict]) -> list[dict]:
         if conf != f["confidence"]:
             f = dict(f)
             f["confidence"] = conf
+        out.append(f)
+    return out
+
+
+# a two whose pip spacing (grid half-spacing in pip radii) exceeds the median of the
+# photo's other clear faces of two to five pips by more than this factor is declined
+# (measured: the twos read right in the shared and bundled real photos at most 1.23 times
+# it; a one's pip paired with a pip of its side face, 1.5 times)
+_TWO_SPAN_MOST = 1.35
+
+
+def _twos_spanning_too_far(faces: list[dict]) -> list[dict]:
+    """Dice in one photo are of one design: their pips lie alike far apart, in pip radii,
+    on every face (each face's spacing is measured in its own plane, its pips' shape
+    undone). A two is the weakest layout (any two pips of one shape fit it); one whose
+    pips lie much further apart than the photo's other clear faces' (top or side faces:
+    strongly fitted, whether read or not) is no two of these dice: a one's pip paired with
+    a pip of its own side face, or pips of two dice. Sixes, whose columns are set apart
+    by design, and ones, which have no spacing, are no measure."""
+    clear = [f for f in faces if f["strength"] >= 0.5]
+    out = []
+    for f in faces:
+        if f["value"] == 2 and f["confidence"] > 0:
+            grid = [g["a"] for g in clear if g is not f and 2 <= g["value"] <= 5]
+            if grid and f["a"] > _TWO_SPAN_MOST * float(np.median(grid)):
+                f = {**f, "confidence": 0.0, "no_face": True}
         out.append(f)
     return out

@@ -224,6 +224,14 @@ def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
     return False
 
 
+def _no_face_there(face: tuple[float, float, float], faces: list[dict]) -> bool:
+    """Did the pip counter find the pips here to be no die's face (marked ``no_face``: a
+    pattern running on beyond them, as print does; a two spanning further than the
+    photo's dice do)? That is read from where the pips lie, which the network does not
+    weigh: it may not read a face there."""
+    return any(f.get("no_face") and _near(face, _box_start(f)) for f in faces)
+
+
 def _round_pips_missing(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
     """Does the face show round clear pips, but three or more fewer than ``value``? Round
     pips are a face seen nearly square on, in focus; blur, which makes the pip finder lose
@@ -353,7 +361,9 @@ def combine(
         if _two_planes(here, pips) or _pips_too_small(here, pips):
             continue
         if not square_view and (
-            _counter_disagrees(g, faces) or _round_pips_missing(here, pips, g.opinion.value)
+            _counter_disagrees(g, faces)
+            or _round_pips_missing(here, pips, g.opinion.value)
+            or _no_face_there(here, faces)
         ):
             continue
         if square_view and _round_pips_inside(here, pips) != g.opinion.value:
