@@ -331,8 +331,11 @@ def _read_grey(
     for g in groups:
         faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
     faces = _merge_faces(grey, pips, faces, config)
+    if colours is not None:
+        faces = [_unless_tinted(f, pips, colours) for f in faces]
     if not square_view:
         faces = _ones_within_twos(grey, pips, faces, config)
+        faces = _twos_spanning_too_far(faces)
     faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
     if not square_view:
@@ -419,6 +422,45 @@ _BIG_PIP_FACTOR = 3
 # reduced scale make an oblong blob, not a big pip)
 _BIG_PIP_LEAST = 1.6
 _BIG_PIP_ROUND = 2.0
+
+
+# a face whose pips' colours stray from a shade of the body around them by more than this
+# fraction of their darkness (the median over its pips) is coloured print, not a die's
+# face (measured: faces read right in the shared and bundled real photos at most 0.18,
+# drawn dice of a coloured body with pips of its hue 0.22; a board's dark red discs on
+# tinted paper 0.36 and more)
+FACE_TINT = 0.29
+
+
+def _off_shade(colours: np.ndarray, p: Pip) -> float:
+    """How far a blob's colour strays from a shade of the body around it, as a fraction
+    of its darkness. A black or grey pip is the body's colour darkened: the same mix of
+    the three channels, scaled (light falls on both alike). A coloured disc on tinted
+    paper is as colourful as the paper, but in a mix of its own: a dark red disc on
+    pink paper is too red for a shade of it."""
+    h, w = colours.shape[:2]
+    r = max(1, int(0.5 * p.minor))
+    x, y = int(round(p.x)), int(round(p.y))
+    mid = colours[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
+    ring = np.round(np.array([p.x, p.y]) + (1.8 * p.major + 1.0) * _RING).astype(int)
+    inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
+    if mid.size == 0 or not np.any(inside):
+        return 0.0
+    mid_bgr = mid.reshape(-1, 3).astype(np.float32).mean(0)
+    around = np.median(colours[ring[inside, 1], ring[inside, 0]].astype(np.float32), 0)
+    shade = around * (float(mid_bgr.sum()) / max(float(around.sum()), 1.0))
+    return float(np.linalg.norm(mid_bgr - shade)) / max(p.contrast, 1.0)
+
+
+def _unless_tinted(face: dict, pips: list[Pip], colours: np.ndarray) -> dict:
+    """The face, marked no die's face (and too weak to outrank any) when its pips, taken
+    together, are no shade of the body around them (:data:`FACE_TINT`)."""
+    if not face["idx"]:
+        return face
+    off = float(np.median([_off_shade(colours, pips[i]) for i in face["idx"]]))
+    if off <= FACE_TINT:
+        return face
+    return {**face, "confidence": 0.0, "strength": 0.0, "no_face": True}
 
 
 def _big_pips(grey: np.ndarray, max_r: int, config: DiceConfig) -> list[Pip]:
@@ -1579,6 +1621,10 @@ _PLAIN_SPACING_LEAST = 1.85
 # a found pip continues a face's row, column or diagonal when it lies within this fraction
 # of the pips' spacing of the next grid spot beyond the face
 _CONTINUE_REACH = 0.3
+# ... and continues a four's or five's when its contrast is also within this factor of the
+# face's pips' mean (measured: a board's grey spaces 0.94-0.96 of a four of them; a side
+# face's merged pips, shaded, 0.75)
+_SAME_INK = 0.85
 
 
 def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
@@ -1589,12 +1635,17 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
       line's next pip would be, one spacing beyond (a two's or three's line, a six's
       column). No die face has more than three pips in a line: a line of same-sized spots
       running on is print (a board's spaces), or a column of a bigger face. A four's or
-      five's lines are not followed: a touching die's pip may lie in line with them;
+      five's lines are followed too, but one line running on is not enough (a touching
+      die's pip may lie in line with one of them): two of its lines running on (both
+      rows, or a row and a column) with spots as dark as its own are a grid of print, a
+      board's spaces where its lines cross. A touching die would have to lie just in line
+      with two of them at the face's own pip spacing: rare, and then the face is
+      declined, never misread;
     - a two or three matched by a parallel line (:func:`_parallel_line_found`)."""
     idx = face["idx"]
     if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
-        return {**face, "confidence": 0.0}
-    if len(idx) not in (2, 3, 6) or face["confidence"] <= 0:
+        return {**face, "confidence": 0.0, "no_face": True}
+    if len(idx) not in (2, 3, 4, 5, 6) or face["confidence"] <= 0:
         return face
     own = [pips[i] for i in idx]
     xy = np.array([[p.x, p.y] for p in own])
@@ -1606,21 +1657,31 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     others = [q for j, q in enumerate(pips) if j not in members]
     if not others:
         return face
+    running_on = 0  # the lines of a four or five that run on beyond it
+    ink = float(np.mean([p.contrast for p in own]))
     for i in range(len(own)):
         for j in range(len(own)):
             if i == j or dist[i, j] > 1.2 * step:
                 continue
             beyond = 2 * xy[j] - xy[i]
-            if any(
-                _shape_compatible(own[j], q)
+            on = [
+                q
+                for q in others
+                if _shape_compatible(own[j], q)
                 and float(np.hypot(*(wh @ (np.array([q.x, q.y]) - beyond))))
                 < _CONTINUE_REACH * dist[i, j]
-                for q in others
-            ):
-                return {**face, "confidence": 0.0}
+            ]
+            if on and len(idx) not in (4, 5):
+                return {**face, "confidence": 0.0, "no_face": True}
+            # print is one ink: its spots are as dark as the face's (a side face beside a
+            # four, lit otherwise, shows its pips lighter or darker)
+            if any(_SAME_INK * ink <= q.contrast <= ink / _SAME_INK for q in on):
+                running_on += 1
+    if running_on >= 2:
+        return {**face, "confidence": 0.0, "no_face": True}
     alike = [q for q in others if _shape_compatible(own[0], q)]
     if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
-        return {**face, "confidence": 0.0}
+        return {**face, "confidence": 0.0, "no_face": True}
     return face
 
 
@@ -1630,8 +1691,18 @@ def _parallel_line_found(
     """Is a line of two or three pips matched, pip for pip, by found pips of just its
     shape beside it, as far out as a six's other column (0.6 to 1.7 times the line's
     length)? Then it is one column of a bigger face (a six's, a four's side), whatever
-    its own fit says. Only pips of just its shape count: a side face's are foreshortened."""
-    alike = [q for q in others if _shape_compatible(pip, q, _PARTNER_SHAPE_TOL)]
+    its own fit says. Only pips of just its shape count: a side face's are foreshortened.
+    Round pips of about its size count too when its own are round: two faces of one die
+    stand square to each other, so they never both show round pips (a face seen within
+    about 40 degrees of square on shows the other's drawn out by more than
+    :data:`ROUND_TOP_PIPS`), while the pips of one face may differ that little in shape."""
+    round_line = pip.elongation <= ROUND_TOP_PIPS
+    alike = [
+        q
+        for q in others
+        if _shape_compatible(pip, q, _PARTNER_SHAPE_TOL)
+        or (round_line and q.elongation <= ROUND_TOP_PIPS and _shape_compatible(pip, q))
+    ]
     if not alike:
         return False
     oxy = np.array([[q.x, q.y] for q in alike])
@@ -1709,6 +1780,16 @@ def _side_direction(faces: list[dict]) -> np.ndarray:
     return np.array([0.0, 1.0])
 
 
+# a face whose pips' long axes are more than this many times another face's (or less than
+# its inverse) is no face of the other's die: it may not outrank it as that die's top
+SAME_DIE_PIPS = 2.0
+
+
+def _mean_major(f: dict, pips: list[Pip]) -> float:
+    """The mean long semi-axis of a face's pips, pixels (what foreshortening leaves)."""
+    return float(np.mean([pips[i].major for i in f["idx"]])) if f["idx"] else 0.0
+
+
 def _choose_top_faces(
     faces: list[dict], config: DiceConfig, grey: np.ndarray, pips: list[Pip]
 ) -> list[dict]:
@@ -1728,12 +1809,19 @@ def _choose_top_faces(
     # in a view square to the table a face with drawn-out pips is no top face: it outranks
     # none (a side face seen openly may look more top-like by shade and pip size)
     square = config.square_die_px is not None
-    for f in faces:
+    majors = [_mean_major(f, pips) for f in faces]
+    for f, major_f in zip(faces, majors, strict=True):
         suppressed = False
         conf = f["confidence"]
         tf = _topness(f)
-        for g in faces:
+        for g, major_g in zip(faces, majors, strict=True):
             if g is f or g["strength"] < 0.3 or (square and g["elong"] > ROUND_TOP_PIPS):
+                continue
+            if max(major_f, major_g) > SAME_DIE_PIPS * min(major_f, major_g):
+                # pips of so unlike a size are no two faces of one die (a side face's pips
+                # are drawn out across, not shrunk along, their long axis): a pattern of
+                # far bigger spots (a board's printed discs) is no die's top face beside
+                # this one
                 continue
             dv = g["centre"] - f["centre"]
             d_f = float(np.linalg.norm(f["wh"] @ dv)) / f["a_w"]
@@ -1787,5 +1875,31 @@ def _image_consistency(faces: list[dict]) -> list[dict]:
         if conf != f["confidence"]:
             f = dict(f)
             f["confidence"] = conf
+        out.append(f)
+    return out
+
+
+# a two whose pip spacing (grid half-spacing in pip radii) exceeds the median of the
+# photo's other clear faces of two to five pips by more than this factor is declined
+# (measured: the twos read right in the shared and bundled real photos at most 1.23 times
+# it; a one's pip paired with a pip of its side face, 1.5 times)
+_TWO_SPAN_MOST = 1.35
+
+
+def _twos_spanning_too_far(faces: list[dict]) -> list[dict]:
+    """Dice in one photo are of one design: their pips lie alike far apart, in pip radii,
+    on every face (each face's spacing is measured in its own plane, its pips' shape
+    undone). A two is the weakest layout (any two pips of one shape fit it); one whose
+    pips lie much further apart than the photo's other clear faces' (top or side faces:
+    strongly fitted, whether read or not) is no two of these dice: a one's pip paired with
+    a pip of its own side face, or pips of two dice. Sixes, whose columns are set apart
+    by design, and ones, which have no spacing, are no measure."""
+    clear = [f for f in faces if f["strength"] >= 0.5]
+    out = []
+    for f in faces:
+        if f["value"] == 2 and f["confidence"] > 0:
+            grid = [g["a"] for g in clear if g is not f and 2 <= g["value"] <= 5]
+            if grid and f["a"] > _TWO_SPAN_MOST * float(np.median(grid)):
+                f = {**f, "confidence": 0.0, "no_face": True}
         out.append(f)
     return out

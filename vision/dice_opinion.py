@@ -11,8 +11,8 @@ they are combined so that neither can announce a wrong value on its own:
   looks too), the face lies wholly in the photo, holds no more pips than its value, the
   counter fitted no more pips there either, its middle agrees (a pip for odd values, bare
   for even), its pips are seen alike (not round ones beside drawn-out ones: a top face
-  and a side face), and it is not right beside another die's face (where it could be that
-  die's side face).
+  and a side face), the round pips it shows are all of its pips or all but one or two,
+  and it is not right beside another die's face (where it could be that die's side face).
 """
 
 from __future__ import annotations
@@ -224,6 +224,26 @@ def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
     return False
 
 
+def _no_face_there(face: tuple[float, float, float], faces: list[dict]) -> bool:
+    """Did the pip counter find the pips here to be no die's face (marked ``no_face``: a
+    pattern running on beyond them, as print does; a two spanning further than the
+    photo's dice do)? That is read from where the pips lie, which the network does not
+    weigh: it may not read a face there."""
+    return any(f.get("no_face") and _near(face, _box_start(f)) for f in faces)
+
+
+def _round_pips_missing(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
+    """Does the face show round clear pips, but three or more fewer than ``value``? Round
+    pips are a face seen nearly square on, in focus; blur, which makes the pip finder lose
+    pips, spares none of a face's pips, so such a face shows all its pips or all but one
+    or two (lost in a shadow or at the die's edge). A network counting more has counted
+    another face's pips or dark edges with them (a small die's side face beside its top
+    face: a one with a side face's two read as a four). Faces whose pips are all blurred
+    or drawn out are left to the other checks."""
+    seen = sum(1 for p in _clear_pips_on(face, pips) if p.elongation <= ROUND_PIP)
+    return 0 < seen < value - 2
+
+
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     """Are the pips on the face too small for it? A die's pips span at least 0.045 of its
     side in radius: tiny blobs in a big face are a far smaller die, or print, that the
@@ -340,7 +360,11 @@ def combine(
             continue
         if _two_planes(here, pips) or _pips_too_small(here, pips):
             continue
-        if not square_view and _counter_disagrees(g, faces):
+        if not square_view and (
+            _counter_disagrees(g, faces)
+            or _round_pips_missing(here, pips, g.opinion.value)
+            or _no_face_there(here, faces)
+        ):
             continue
         if square_view and _round_pips_inside(here, pips) != g.opinion.value:
             # a view square to the table shows a top face's pips round: they must all be
