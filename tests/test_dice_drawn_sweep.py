@@ -13,37 +13,20 @@ import numpy as np
 import pytest
 
 import rules
-from hardware.simtable import SimulatedTable
+from tests.drawn_dice import drawn_tray_crop
 from vision.dice import read_dice
 from vision.dice_eval import load_yolo_labels, match
 from vision.dice_sweep import degrade
-from vision.tray import DIE_MM, native_px_per_mm, tray_regions, trays
 
 DATA = Path(__file__).parent / "data" / "dice"
 
 
 def _drawn_crop(game: str, table_seed: int, value: int, die_px: float, look, noise_seed=0):
-    """The tray of a simulated table photographed so that a die spans ``die_px``, a die of
-    ``value`` thrown into it, blurred and noisy by ``look`` (sigma, grey levels), cut out."""
-    board = rules.get(game).board
-    tray = next(r for r in board.regions if "tray" in r.name)
-    _, truth = SimulatedTable(board, seed=table_seed).render({}, hand=False)
-    native = native_px_per_mm(truth.homography, tray.x + tray.w / 2, tray.y + tray.h / 2)
-    k = die_px / (DIE_MM * native)
-    table = SimulatedTable(
-        board, seed=table_seed, width=max(64, int(1280 * k)), height=max(48, int(960 * k))
-    )
-    throw = [(value, tray.name)] if tray.owner is not None else [value]
-    frame, truth = table.render({}, throw, hand=False)
-    blur, noise = look
-    if blur > 0 or noise > 0:
-        rng = np.random.default_rng(noise_seed)
-        img = cv2.GaussianBlur(frame.astype(np.float32), (0, 0), blur)
-        img += rng.normal(0.0, noise, img.shape).astype(np.float32)
-        frame = np.clip(img, 0, 255).astype(np.uint8)
-    names = [r.name for r in trays(board)]
-    x0, y0, x1, y1 = tray_regions(board, np.linalg.inv(truth.homography))[names.index(tray.name)]
-    return frame[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+    """A tray crop as the bench cuts it (see `tests.drawn_dice`), the tray the board's first
+    region named a tray."""
+    tray = next(r for r in rules.get(game).board.regions if "tray" in r.name)
+    rng = np.random.default_rng(noise_seed)
+    return drawn_tray_crop(game, table_seed, value, die_px, look, rng, tray.name)
 
 
 def _values(crop) -> list[int]:

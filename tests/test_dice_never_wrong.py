@@ -10,40 +10,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import rules
-from hardware.simtable import SimulatedTable
+from tests.drawn_dice import drawn_tray_crop
 from vision.dice import read_dice
 from vision.dice_eval import dataset_pairs, load_yolo_labels
 from vision.dice_sweep import sweep as photo_sweep
-from vision.tray import DIE_MM, native_px_per_mm, tray_regions, trays
 
 DATA = Path(__file__).parent / "data" / "dice"
 SIZES = (40, 32, 24, 16, 12, 8)
 LOOKS = ((0.0, 0.0), (1.0, 4.0))  # Gaussian blur sigma (px), noise (grey levels)
 TABLES = (("aggravation", 901), ("manji", 902), ("playground-battles", 903), ("manipulation", 904))
-
-
-def _tray_crop(name: str, table_seed: int, value: int, die_px: float, look, rng) -> np.ndarray:
-    """The simulated table photographed so that a die spans ``die_px``, a die of ``value``
-    thrown into the first tray, and the photo cut around that tray (its printed frame,
-    letters and the board's spaces beside it come along)."""
-    board = rules.get(name).board
-    tray = trays(board)[0]
-    _, truth = SimulatedTable(board, seed=table_seed).render({}, hand=False)
-    native = native_px_per_mm(truth.homography, tray.x + tray.w / 2, tray.y + tray.h / 2)
-    k = die_px / (DIE_MM * native)
-    table = SimulatedTable(
-        board, seed=table_seed, width=max(64, int(1280 * k)), height=max(48, int(960 * k))
-    )
-    throw = [(value, tray.name)] if tray.owner is not None else [value]
-    frame, truth = table.render({}, throw, hand=False)
-    blur, noise = look
-    if blur > 0:
-        img = cv2.GaussianBlur(frame.astype(np.float32), (0, 0), blur)
-        img += rng.normal(0.0, noise, img.shape).astype(np.float32)
-        frame = np.clip(img, 0, 255).astype(np.uint8)
-    x0, y0, x1, y1 = tray_regions(board, np.linalg.inv(truth.homography))[0]
-    return frame[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
 
 
 def test_drawn_dice_in_a_tray_crop_are_right_or_declined_at_every_scale():
@@ -53,7 +28,7 @@ def test_drawn_dice_in_a_tray_crop_are_right_or_declined_at_every_scale():
         for look in LOOKS:
             for n, (name, table_seed) in enumerate(TABLES):
                 value = 1 + (n + die_px + int(look[0])) % 6
-                crop = _tray_crop(name, table_seed, value, die_px, look, rng)
+                crop = drawn_tray_crop(name, table_seed, value, die_px, look, rng)
                 got = [r.value for r in read_dice(crop)] if min(crop.shape[:2]) >= 16 else []
                 assert got in ([value], []), (name, die_px, look, value, got)
                 read[die_px] = read.get(die_px, 0) + bool(got)

@@ -395,9 +395,9 @@ _RING = np.stack(
 )
 
 
-def _coloured(colours: np.ndarray, p: Pip) -> bool:
-    """Is this blob a coloured spot rather than a dark pip (see :data:`PIP_TINT`)? Its
-    middle (half its small radius) is compared with a ring of body around it."""
+def _middle_and_ring(colours: np.ndarray, p: Pip) -> tuple[np.ndarray, np.ndarray] | None:
+    """A blob's middle (half its small radius; pixels, float32 BGR) and a ring of body around
+    it, or None where either falls outside the image."""
     h, w = colours.shape[:2]
     r = max(1, int(0.5 * p.minor))
     x, y = int(round(p.x)), int(round(p.y))
@@ -405,9 +405,18 @@ def _coloured(colours: np.ndarray, p: Pip) -> bool:
     ring = np.round(np.array([p.x, p.y]) + (1.8 * p.major + 1.0) * _RING).astype(int)
     inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
     if mid.size == 0 or not np.any(inside):
-        return False
-    mid = mid.reshape(-1, 3).astype(np.float32)
+        return None
     around = colours[ring[inside, 1], ring[inside, 0]].astype(np.float32)
+    return mid.reshape(-1, 3).astype(np.float32), around
+
+
+def _coloured(colours: np.ndarray, p: Pip) -> bool:
+    """Is this blob a coloured spot rather than a dark pip (see :data:`PIP_TINT`)? Its
+    middle (half its small radius) is compared with a ring of body around it."""
+    sampled = _middle_and_ring(colours, p)
+    if sampled is None:
+        return False
+    mid, around = sampled
     excess = float((mid.max(1) - mid.min(1)).mean()) - float(
         np.median(around.max(1) - around.min(1))
     )
@@ -438,16 +447,12 @@ def _off_shade(colours: np.ndarray, p: Pip) -> float:
     the three channels, scaled (light falls on both alike). A coloured disc on tinted
     paper is as colourful as the paper, but in a mix of its own: a dark red disc on
     pink paper is too red for a shade of it."""
-    h, w = colours.shape[:2]
-    r = max(1, int(0.5 * p.minor))
-    x, y = int(round(p.x)), int(round(p.y))
-    mid = colours[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
-    ring = np.round(np.array([p.x, p.y]) + (1.8 * p.major + 1.0) * _RING).astype(int)
-    inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
-    if mid.size == 0 or not np.any(inside):
+    sampled = _middle_and_ring(colours, p)
+    if sampled is None:
         return 0.0
-    mid_bgr = mid.reshape(-1, 3).astype(np.float32).mean(0)
-    around = np.median(colours[ring[inside, 1], ring[inside, 0]].astype(np.float32), 0)
+    mid, ring = sampled
+    mid_bgr = mid.mean(0)
+    around = np.median(ring, 0)
     shade = around * (float(mid_bgr.sum()) / max(float(around.sum()), 1.0))
     return float(np.linalg.norm(mid_bgr - shade)) / max(p.contrast, 1.0)
 
