@@ -103,6 +103,8 @@ def test_each_condition_changes_its_own_aspect_and_keeps_the_placement():
     assert plain.sensor.jpeg_quality == 95 and plain.camera.k1 == 0.0 and plain.hand is None
     assert np.allclose(plain.camera.rotation[2, 2], 1.0)  # no tilt: looking straight down
     for name in CONDITION_SETS:
+        if name == "start":  # the one set that draws another placement (tested below)
+            continue
         scene = sample(game, 5, 9, name)
         assert scene.placement == plain.placement, name
     assert 70 <= sample(game, 5, 9, "jpeg").sensor.jpeg_quality <= 90
@@ -123,6 +125,20 @@ def test_each_condition_changes_its_own_aspect_and_keeps_the_placement():
 
     assert off(plain) <= 1.0 + 1e-6
     assert 1.0 < off(sample(game, 5, 9, "off_centre")) <= spacing(board) / 4 + 1e-6
+
+
+@pytest.mark.parametrize("name", rules.names())
+def test_the_start_set_puts_each_game_at_its_start_under_the_issues_conditions(name):
+    """Random placements never fill a seat's holes with its own pieces, as a game's start
+    does (dull checkers there were once read empty): the "start" set draws the start."""
+    game = rules.get(name)
+    scene = sample(name, 7, 0, "start")
+    assert scene.placement == dict(game.placement(game.initial_state()))
+    assert {p.space for p in scene.pieces} == set(scene.placement)
+    issue = sample(name, 7, 0, "issue14")  # the same photo otherwise: camera, light, hand
+    corners = np.array([(0, 0, 0), (scene.board.width, scene.board.height, 0)], float)
+    assert np.allclose(scene.camera.project(corners), issue.camera.project(corners))
+    assert (scene.hand is None) == (issue.hand is None)
 
 
 def test_unknown_condition_is_named():

@@ -42,7 +42,11 @@ CONDITION_SETS: dict[str, tuple[str, ...]] = {
     **{name: (name,) for name in CONDITIONS},
     "issue14": tuple(c for c in ISSUE_CONDITIONS if c != "hand") + ("hands",),
     "all": tuple(c for c in CONDITIONS if c != "hand") + ("hands",),
+    # the issue's conditions with each game's start position: a seat's holes full of its own
+    # pieces, which the random placements never draw
+    "start": tuple(c for c in ISSUE_CONDITIONS if c != "hand") + ("hands", "start"),
 }
+PLACEMENT_OPTIONS = ("hands", "start")  # set members that are no photo condition
 WIDTH, HEIGHT = 1280, 960
 _ASPECTS = {
     "placement": 1,
@@ -133,9 +137,11 @@ def resolve(conditions) -> tuple[str, ...]:
             raise ValueError(f"unknown condition set {conditions!r}; known: {list(CONDITION_SETS)}")
         conditions = CONDITION_SETS[conditions]
     names = tuple(sorted(set(conditions)))
-    unknown = [c for c in names if c not in CONDITIONS and c != "hands"]
+    unknown = [c for c in names if c not in CONDITIONS and c not in PLACEMENT_OPTIONS]
     if unknown:
-        raise ValueError(f"unknown conditions {unknown}; known: {list(CONDITIONS)} and 'hands'")
+        raise ValueError(
+            f"unknown conditions {unknown}; known: {list(CONDITIONS + PLACEMENT_OPTIONS)}"
+        )
     return names
 
 
@@ -145,6 +151,8 @@ def sample(game_name: str, seed: int, index: int, conditions) -> Scene:
     game = _game(game_name)
     board = game.board
     placement = _placement(game, stream(seed, index, game_name, "placement"))
+    if "start" in on:  # (drawn all the same: every other aspect stays the photo's own)
+        placement = dict(game.placement(game.initial_state()))
     paper = _paper(board, stream(seed, index, game_name, "paper"), on)
     pieces = _pieces(
         game_name,
