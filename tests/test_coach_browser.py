@@ -3,6 +3,8 @@ draws each player's winning chance as an SVG chart (static/coach.js, nothing fro
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from device.coach_runner import CoachRunner, CoachSettings
@@ -39,12 +41,13 @@ def test_teach_page_ranks_the_moves_and_history_plots_the_chances(browser):
             assert "to move" in page.locator("#coach-status").inner_text()
             page.screenshot(path=str(SHOTS / "coach-teach.png"), full_page=True)
             page.goto(f"{url}/history")
-            page.wait_for_function(
-                "document.querySelectorAll('#win-chart polyline').length == 2 && "
-                "document.querySelector('#win-chart polyline').getAttribute('points')"
-                ".split(' ').length >= 3",
-                timeout=60_000,
-            )  # one line per player, through the positions since the start
+            # one line per player, through the positions since the start (locators, not a
+            # JavaScript string: the page's policy forbids evaluating one, and waiting for
+            # a string predicate that is not true at once evaluates it again)
+            lines = page.locator("#win-chart polyline")
+            sync_api.expect(lines).to_have_count(2, timeout=60_000)
+            three_points = re.compile(r"^\S+( \S+){2,}$")
+            sync_api.expect(lines.first).to_have_attribute("points", three_points, timeout=60_000)
             assert "Winning chance now" in page.locator("#win-chart figcaption").inner_text()
             page.screenshot(path=str(SHOTS / "coach-history.png"), full_page=True)
             page.close()
