@@ -274,12 +274,13 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     raw = view.raw.reshape(-1, 3)
     hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(raw) - 1)
     # the camera saturated in the hole's middle: a grey print never does but in glare
-    clipped = (raw[hole].max(2) >= 250).mean(1).astype(np.float32)
-    pale = raw[hole].min(2) >= WASHED_PALE
-    washed = ((raw[hole].max(2) >= 250) & pale).mean(1).astype(np.float32)
+    middle_px = raw[hole]
+    full = middle_px.max(2) >= 250
+    clipped = full.mean(1).astype(np.float32)
+    washed = (full & (middle_px.min(2) >= WASHED_PALE)).mean(1).astype(np.float32)
     grey = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)).ravel()
     disc_light = grey[np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(grey) - 1)]
-    middle = grey[np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(grey) - 1)].mean(1)
+    middle = grey[hole].mean(1)  # (the top view and its grey have the same pixels)
     ring = grey[np.clip(plan.centre[:, None] + plan.collar[None, :], 0, len(grey) - 1)]
     k = int(COLLAR_SHARE * (ring.shape[1] - 1))
     collar = np.partition(ring, k, axis=1)[:, k] / np.maximum(middle, 1e-3)
