@@ -148,7 +148,7 @@ def test_teach_mode_and_manual_move(site, phone):
         s for s in ("t30", "t31", "t32", "t33") if s not in {m.get("to") for m in snap["legal"]}
     )
     phone.locator(f'#board .hit[data-space="{move["frm"]}"]').click()
-    phone.wait_for_selector("#teach .moves-list li")
+    phone.locator("#teach .hint", has_text="Ringed spaces are legal").wait_for()
     phone.locator(f'#board .hit[data-space="{bad}"]').click()
     phone.wait_for_selector("#teach .bad")
     assert "not allowed" in phone.inner_text("#teach")
@@ -167,6 +167,30 @@ def test_teach_mode_and_manual_move(site, phone):
     phone.wait_for_function("document.querySelector('#banner').dataset.kind === 'legal'")
     assert table.snapshot()["moves"] == snap["moves"] + 1
     shot(phone, "08-manual-move-legal")
+
+
+def test_teach_panel_shows_the_last_tap_not_the_slowest_answer(site, phone):
+    """A quick second tap: the first tap's answer, arriving late, must not replace the second's."""
+    table, url = site
+    snap = roll_until_move(table)
+    move = next(m for m in snap["legal"] if m["kind"] == "step")
+    bad = next(
+        s for s in ("t30", "t31", "t32", "t33") if s not in {m.get("to") for m in snap["legal"]}
+    )
+    phone.goto(url + "/")
+    live(phone)
+    phone.click('.seg[data-mode="teach"]')
+    held = []  # the token's moves, answered only after the second tap's explanation is shown
+    phone.route("**/api/teach/moves*", lambda route: held.append(route))
+    with phone.expect_request("**/api/teach/moves*"):
+        phone.locator(f'#board .hit[data-space="{move["frm"]}"]').click()
+    phone.locator(f'#board .hit[data-space="{bad}"]').click()
+    phone.wait_for_selector("#teach .bad")
+    with phone.expect_request_finished(lambda r: "/api/teach/moves" in r.url):
+        held[0].continue_()
+    phone.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")  # its handler ran
+    assert phone.locator("#teach .bad").count() == 1
+    assert "not allowed" in phone.inner_text("#teach")
 
 
 def test_illegal_ruling_banner(site, phone):

@@ -874,7 +874,9 @@ function tablePage() {
     if (kind) sound.play(kind);
   }
 
-  function clearSelection() { selected = null; targets = []; teach.hidden = true; }
+  // Each tap asks the server; a slower answer to an earlier tap must not replace a later one.
+  let panelAsk = 0;
+  function clearSelection() { selected = null; targets = []; teach.hidden = true; panelAsk += 1; }
 
   async function onTap(space) {
     if (mode === "watch") return;
@@ -884,8 +886,10 @@ function tablePage() {
     if (selected && space !== selected && mode === "teach" && !token) return explain(selected, space);
     if (!token) { clearSelection(); render(); return; }
     selected = space;
+    const ask = ++panelAsk;
     try {
       const data = await api("GET", `/api/teach/moves?space=${encodeURIComponent(space)}`);
+      if (ask !== panelAsk) return;
       targets = data.targets;
       showMoves(data);
     } catch (e) { toast(e.message); }
@@ -929,8 +933,10 @@ function tablePage() {
   }
 
   async function explain(frm, to) {
+    const ask = ++panelAsk;
     try {
       const data = await api("GET", `/api/teach/explain?from=${encodeURIComponent(frm)}&to=${encodeURIComponent(to)}`);
+      if (ask !== panelAsk) return;
       teach.hidden = false;
       teach.textContent = "";
       const v = data.verdict;
