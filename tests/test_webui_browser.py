@@ -188,7 +188,8 @@ def test_teach_panel_shows_the_last_tap_not_the_slowest_answer(site, phone):
     phone.wait_for_selector("#teach .bad")
     with phone.expect_request_finished(lambda r: "/api/teach/moves" in r.url):
         held[0].continue_()
-    phone.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")  # its handler ran
+    # two turns of the page's event loop: the late answer's handler has run
+    phone.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")
     assert phone.locator("#teach .bad").count() == 1
     assert "not allowed" in phone.inner_text("#teach")
 
