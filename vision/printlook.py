@@ -33,6 +33,11 @@ MATCH_LIGHT = 0.25  # ... and its brightness within this (log ratio)
 MATCH_EXCESS = 0.1  # no peak in the cell stronger than the predicted tint by more than this
 MATCH_STEP = 0.08  # nor stronger than the faintest hole of its seat by more than this
 NEARBY_SPACINGS = 4.0  # a seat's holes this many spacings apart are compared
+VEIL_FLOOR = 0.2  # the least lifted share of the plain holes shows the print without glare
+VEIL_MAX = 0.9  # glare leaves at least a tenth of the print to see
+VEIL_NOISE = (0.06, 0.12)  # a lift under the first is no glare (plain holes differ that much
+# without any: the 99th percentile in the twin's frames without glare is under 0.07), over the
+# second all of it is
 TINT_GAIN_MIN_HOLES = 3  # a seat's holes that look bare in all but how colourful, that say ...
 TINT_GAIN_RANGE = (0.8, 1.5)  # ... how much more colourful this camera shows its tint (bounds)
 TINT_GAIN_SHARE = 2 / 3  # they are at least this share of the seat's holes showing its hue
@@ -106,29 +111,65 @@ def predicted_print(samples: SpaceLooks, board: Board) -> np.ndarray:
     plain holes of this photo nearest to it (near ones, because a lamp is never quite even)
     that look like most plain holes (bare ones): a plain hole looks like them, a seat's hole like
     them with its share of the seat's colour, channel by channel. nan where too few plain
-    holes are seen to trust."""
+    holes are seen to trust. (Under glare, see `predicted_prints`.)"""
+    return predicted_prints(samples, board)[1]
+
+
+def predicted_prints(samples: SpaceLooks, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The bare look of every hole under the glare on it, and without any glare
+    (`predicted_print`).
+
+    The first says what a bare hole looks like; the second is the most colourful a seat's
+    bare tint can look, which a token of its colour must stand above."""
     plan = _plan(board)
     want = np.full((len(board.spaces), 3), np.nan)
     # the plain holes' usual look (most are bare), and those near it: a token, a sleeve or
     # glare over a plain hole is far from it in colour or brightness
     pick = np.nonzero(plan.plain & samples.valid)[0]
     if len(pick) < MIN_PLAIN:
-        return want
+        return want, want
     look = samples.centre[pick].astype(np.float64)
     usual = np.median(look, 0)
     if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
-        return want
+        return want, want
     alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
     alike &= np.abs(np.log(np.maximum(look[:, 2], 1e-3) / max(usual[2], 1e-3))) <= PLAIN_SPREAD
     pick = pick[alike]
     if len(pick) < MIN_PLAIN:
-        return want
+        return want, want
     near = min(NEAREST_PLAIN, len(pick))
     nearest = np.argpartition(plan.distance[:, pick], near - 1, axis=1)[:, :near]
-    hole = np.median(bgr_of(samples.centre[pick].astype(np.float64))[nearest], axis=1)
-    printed = hole * plan.gain  # a camera's gain per channel, as seen on the plain grey
-    want = np.stack(chroma(printed[:, 0], printed[:, 1], printed[:, 2]), 1)
-    return _with_tint_gain(samples, board, want)
+    plain_bgr = bgr_of(samples.centre[pick].astype(np.float64))
+    hole = np.median(plain_bgr[nearest], axis=1)
+    # a camera's gain per channel, as seen on the plain grey
+    bare = _with_tint_gain(samples, board, _look_of(hole * plan.gain))
+    veil = _veil(hole, plain_bgr, bgr_of(samples.centre.astype(np.float64)), plan.gain)
+    if not veil.any():
+        return bare, bare
+    veiled = _with_tint_gain(samples, board, _look_of(veil + (hole - veil) * plan.gain))
+    return veiled, bare
+
+
+def _look_of(bgr: np.ndarray) -> np.ndarray:
+    return np.stack(chroma(bgr[:, 0], bgr[:, 1], bgr[:, 2]), 1)
+
+
+def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.ndarray):
+    """(N, 1): the share of white that glare off the paper lays over each hole's print.
+
+    In the paper-normalised view a plain hole's grey is the same ratio to its paper under any
+    lamp; glare adds white light to both, and lifts the ratio toward 1. The plain holes least
+    lifted (VEIL_FLOOR of them) show the print as it is. The veil on a hole is the lift of the
+    plain holes near it, and never more than its own lift over its print (glare is patchy: a
+    hole beside lifted ones may lie outside the glare). A seat's tint under it is washed by
+    the same white."""
+    floor = float(np.quantile(plain_bgr.mean(1), VEIL_FLOOR))
+    near = (hole.mean(1) - floor) / max(1.0 - floor, 1e-3)
+    print_light = floor * gain.mean(1)
+    itself = (own.mean(1) - print_light) / np.maximum(1.0 - print_light, 1e-3)
+    veil = np.clip(np.minimum(near, itself), 0.0, VEIL_MAX)
+    # plain holes differ a little anyway (noise, the paper field's fit): that is no glare
+    return (veil * np.clip((veil - VEIL_NOISE[0]) / (VEIL_NOISE[1] - VEIL_NOISE[0]), 0, 1))[:, None]
 
 
 def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
-from vision.printlook import check_print, predicted_print, tint_level
+from vision.printlook import check_print, predicted_prints, tint_level
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
@@ -52,6 +52,9 @@ CLIPPED_NONE = 0.02  # share of a hole's middle saturated (glare) under which an
 CLIPPED_MOST = 0.08  # token) is told surely, and over which it is not at all
 GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
+VEILED_LIGHT = (0.12, 0.06)  # a plain hole under glare: within this of its neighbours'
+VEILED_COLOUR = (0.06, 0.04)  # brightness (log ratio) and colour (chroma units), and no
+VEILED_PEAK = (0.12, 0.06)  # colour peak in its cell above this, is bare (0 at the first)
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -349,10 +352,11 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
     ).max(1, initial=0.0)
     others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
-    want = predicted_print(samples, board)
-    printed = check_print(samples, board, want, own, np.maximum(others, stray))
+    want, bare_want = predicted_prints(samples, board)  # under this photo's glare, and without
+    # (which holes show their print, and so teach the tint's level, is judged without glare)
+    printed = check_print(samples, board, bare_want, own, np.maximum(others, stray))
     bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
-                      printed.shows, tint_level(samples, own), want)  # fmt: skip
+                      printed.shows, tint_level(samples, own), bare_want)  # fmt: skip
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
     spread = np.zeros((n, k_count))
     for k in range(k_count):
@@ -367,13 +371,14 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     faint[owned, owner_k[owned]] = bars.faint[owned]
     full[owned, owner_k[owned]] = bars.full[owned]
     quiet_at[owned, owner_k[owned]] = bars.quiet[owned]
-    # no bare tint is much more colourful than this photo's plain holes predict it, and a
-    # token of the seat's colour stands well above that
-    predicted_tint = np.hypot(want[owned, 0], want[owned, 1])
+    # no bare tint is much more colourful than this photo's plain holes predict it (glare
+    # may wash it paler), and a token of the seat's colour stands well above it unwashed
+    washed_tint = np.hypot(want[owned, 0], want[owned, 1])
+    bare_tint = np.hypot(bare_want[owned, 0], bare_want[owned, 1])
     at = (owned, owner_k[owned])
-    quiet_at[at] = np.fmin(quiet_at[at], predicted_tint + TINT_ROOM)
-    faint[at] = np.fmax(faint[at], predicted_tint + 0.15)
-    full[at] = np.fmax(full[at], predicted_tint + 0.3)
+    quiet_at[at] = np.fmin(quiet_at[at], np.fmin(washed_tint, bare_tint) + TINT_ROOM)
+    faint[at] = np.fmax(faint[at], np.fmax(washed_tint, bare_tint) + 0.15)
+    full[at] = np.fmax(full[at], np.fmax(washed_tint, bare_tint) + 0.3)
     # where the hole cannot be its bare print, its colour is no tint: at most plain quiet
     odd = np.nonzero((owner_k >= 0) & printed.unexplained)[0]
     quiet_at[odd, owner_k[odd]] = np.minimum(quiet_at[odd, owner_k[odd]], QUIET)
@@ -401,6 +406,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         ),
         absolute,
     )
+    hole_like = np.maximum(hole_like, _veiled_print(samples, want))
     # on a seat's hole a pale token of its hue adds no colour to the tint: only light and an
     # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
     seat = np.nonzero(owner_k >= 0)[0]
@@ -454,6 +460,33 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
         washed=samples.clipped if samples.washed is None else samples.washed,
         print_tint=_print_tint(want, owner_k, quiet_at),
+    )
+
+
+def _veiled_print(samples: SpaceLooks, want: np.ndarray) -> np.ndarray:
+    """(N,) how surely a hole too bright for the print is the print, lifted by glare.
+
+    Glare off the paper lifts its print toward white, so a bright hole may be a pale token or
+    the print itself. The plain holes nearby (`want`, see `vision.printlook`) show how far the
+    print is lifted here: a hole as bright as they are, in their very colour, with no colour
+    peak anywhere in its cell and nothing saturated, is their print. A token stands above the
+    glare on the paper: it keeps its colour (or, washed white itself, saturates)."""
+    predicted = ~np.isnan(want[:, 2])
+    light = np.maximum(samples.centre[:, 2], 1e-3)
+    off_light = np.abs(np.log(light / np.where(predicted, want[:, 2], 1.0)))
+    wanted = np.where(predicted[:, None], want, 0.0)
+    off_colour = np.hypot(samples.centre[:, 0] - want[:, 0], samples.centre[:, 1] - want[:, 1])
+    return np.where(
+        predicted,
+        np.minimum.reduce(
+            [
+                _conf(np.where(predicted, off_light, 1.0), *VEILED_LIGHT),
+                _conf(np.where(predicted, off_colour, 1.0), *VEILED_COLOUR),
+                _conf(samples.peaks.max(1) - np.hypot(wanted[:, 0], wanted[:, 1]), *VEILED_PEAK),
+                _conf(samples.clipped, CLIPPED_MOST, CLIPPED_NONE),
+            ]
+        ),
+        0.0,
     )
 
 
