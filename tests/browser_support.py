@@ -69,3 +69,32 @@ def served(app, threads: int = 12) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         server.close()
+
+
+def count_handled_answers(page) -> None:
+    """From the next page load on, `window.__handled[path]` counts the JSON answers from `path`
+    that the page has read and acted on: the count goes up in a timer set when the answer's
+    JSON is read, and so after every step the page takes on it without asking the server again.
+    A test that holds an answer back waits for this count to see that a late answer was dealt
+    with (and, say, ignored), instead of waiting for a while."""
+    page.add_init_script(
+        """(() => {
+  const json = Response.prototype.json;
+  window.__handled = {};
+  Response.prototype.json = function () {
+    const read = json.call(this);
+    const path = new URL(this.url).pathname;
+    const count = () => { window.__handled[path] = (window.__handled[path] || 0) + 1; };
+    read.then(() => setTimeout(count), () => setTimeout(count));
+    return read;
+  };
+})();"""
+    )
+
+
+def handled(page, path: str, at_least: int = 1) -> None:
+    """Wait until the page has dealt with `at_least` answers from `path` (see above)."""
+    page.wait_for_function(
+        "([path, n]) => (window.__handled[path] || 0) >= n", arg=[path, at_least]
+    )
+

@@ -9,7 +9,15 @@ from __future__ import annotations
 import pytest
 
 from rules.wording import space_names
-from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
+from tests.browser_support import (
+    PHONE,
+    SHOTS,
+    count_handled_answers,
+    handled,
+    launched,
+    require_browser,
+    served,
+)
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
 from webui import create_app
@@ -177,6 +185,7 @@ def test_teach_panel_shows_the_last_tap_not_the_slowest_answer(site, phone):
     bad = next(
         s for s in ("t30", "t31", "t32", "t33") if s not in {m.get("to") for m in snap["legal"]}
     )
+    count_handled_answers(phone)
     phone.goto(url + "/")
     live(phone)
     phone.click('.seg[data-mode="teach"]')
@@ -186,10 +195,8 @@ def test_teach_panel_shows_the_last_tap_not_the_slowest_answer(site, phone):
         phone.locator(f'#board .hit[data-space="{move["frm"]}"]').click()
     phone.locator(f'#board .hit[data-space="{bad}"]').click()
     phone.wait_for_selector("#teach .bad")
-    with phone.expect_request_finished(lambda r: "/api/teach/moves" in r.url):
-        held[0].continue_()
-    # two turns of the page's event loop: the late answer's handler has run
-    phone.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")
+    held[0].continue_()
+    handled(phone, "/api/teach/moves")  # the late answer has been read and dealt with
     assert phone.locator("#teach .bad").count() == 1
     assert "not allowed" in phone.inner_text("#teach")
 
