@@ -98,3 +98,11 @@ def handled(page, path: str, at_least: int = 1) -> None:
         "([path, n]) => (window.__handled[path] || 0) >= n", arg=[path, at_least]
     )
 
+
+def animations_done(page, selector: str) -> None:
+    """Wait until the CSS animations in `selector` (a card's flip) have run, for a screenshot
+    that shows the end of them; checks nothing."""
+    page.locator(selector).first.evaluate(
+        "e => Promise.all(e.getAnimations({ subtree: true })"
+        ".map((a) => a.finished.catch(() => null)))"
+    )

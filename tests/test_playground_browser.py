@@ -13,7 +13,14 @@ import re
 import pytest
 
 from rules import Step
-from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
+from tests.browser_support import (
+    PHONE,
+    SHOTS,
+    animations_done,
+    launched,
+    require_browser,
+    served,
+)
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
 from webui import create_app
@@ -133,19 +140,22 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
 
     # play until a battle is decided: the reveal on the table page and on the phones
     rng = random.Random(2)
-    play_until(table, rng, ("won", "lost"))
-    tpage.wait_for_selector(".banner .reveal")
-    tpage.wait_for_timeout(900)  # the cards' flip
+    battle = play_until(table, rng, ("won", "lost"))["battle"]
+    # that battle's reveal, the first won or lost: a page still behind may show an earlier
+    # battle's (a stalemate, a rescue), which must not pass for it
+    reveal = f'.banner .reveal[data-result="{battle["result"]}"]'
+    tpage.wait_for_selector(reveal)
+    animations_done(tpage, ".banner")  # the cards' flip
     assert tpage.inner_text(".banner .verdict") == "Battle"
     assert "beats" in tpage.inner_text(".banner .reveal")
     shot(tpage, "table-battle")
-    red.wait_for_selector(".banner .reveal")
-    red.wait_for_timeout(900)
+    red.wait_for_selector(reveal)
+    animations_done(red, ".banner")
     shot(red, "phone-red-battle")
     ruling = play_until(table, rng, ("stalemate",))
     if ruling.get("battle"):  # a stalemate: announced as such, both kinds stay hidden
         tpage.wait_for_selector('.banner .reveal[data-result="stalemate"]')
-        tpage.wait_for_timeout(900)
+        animations_done(tpage, ".banner")
         assert "both stay hidden" in tpage.inner_text(".banner .reveal")
         assert tpage.locator(".banner .reveal .hidden-card").count() == 2
         shot(tpage, "table-stalemate")
@@ -155,7 +165,7 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
     tpage.wait_for_selector("#board .token")
     html = tpage.content()
     assert not re.search(r'"[a-j][18]"\s*[,:]\s*"(rock|paper|scissors)"', html)
-    tpage.wait_for_timeout(900)
+    animations_done(tpage, ".banner")
     shot(tpage, "history")
     for ctx in (tctx, rctx, bctx):
         ctx.close()
