@@ -99,6 +99,24 @@ def handled(page, path: str, at_least: int = 1) -> None:
     )
 
 
+def note_live_events(page) -> None:
+    """From the next page load on, `window.__lastEvent[type]` is the data of the last live
+    event of that type the page has received (and begun to handle): a test can wait until the
+    page has been told of a change whose effects it does not show yet."""
+    page.add_init_script(
+        """(() => {
+  const add = EventSource.prototype.addEventListener;
+  window.__lastEvent = {};
+  EventSource.prototype.addEventListener = function (type, listener, options) {
+    const noted = function (ev) {
+      try { return listener.call(this, ev); } finally { window.__lastEvent[type] = ev.data; }
+    };
+    return add.call(this, type, noted, options);
+  };
+})();"""
+    )
+
+
 def animations_done(page, selector: str) -> None:
     """Wait until the CSS animations in `selector` (a card's flip) have run, for a screenshot
     that shows the end of them; checks nothing."""

@@ -15,6 +15,7 @@ from tests.browser_support import (
     count_handled_answers,
     handled,
     launched,
+    note_live_events,
     require_browser,
     served,
 )
@@ -261,6 +262,40 @@ def test_history_steps_back_and_forth(site, phone):
     with phone.expect_download() as download:
         phone.click("text=Download the record")
     assert download.value.suggested_filename.endswith(".json")
+
+
+def test_history_page_follows_the_table_in_order_when_answers_come_late(site, phone):
+    """Two moves in a row while the history page is open: it asks for the entries after each;
+    the first answer, coming last, must not take the page back to one move short."""
+    table, url = site
+    count_handled_answers(phone)
+    note_live_events(phone)
+    start = table.snapshot()["moves"]
+    phone.goto(url + "/history")
+    live(phone)
+    held = []  # the first question, answered last
+
+    def on_history(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route("**/api/history?since=*", on_history)
+    with phone.expect_request("**/api/history?since=*") as first:
+        table.roll("button")
+    one = table.snapshot()["moves"]
+    answer = phone.context.request.get(first.value.url)  # what the server said then
+    table.roll("button")
+    two = table.snapshot()["moves"]
+    assert start < one < two and len(answer.json()["entries"]) == one - start
+    phone.wait_for_function(  # the page has been told of the second move
+        "n => JSON.parse(window.__lastEvent.state || '{}').moves === n", arg=two
+    )
+    held[0].fulfill(response=answer)
+    handled(phone, "/api/history")
+    sync_api.expect(phone.locator("#step-label")).to_have_text(f"Move {two} of {two}")
+    assert phone.locator("#history-list li").count() == two + 1  # the start and each move
 
 
 def test_other_pages_look_right(site, browser, phone):

@@ -617,11 +617,19 @@ function connectEvents(handlers) {
   const live = document.getElementById("live");
   live.hidden = false;
   let source = null, retry = 2000;
+  // One event at a time, in the order they came: a handler that asks the server (the new
+  // board, the history since a move) finishes before the next event is looked at, so a
+  // slower answer about an older state never replaces a newer one.
+  let turn = Promise.resolve();
+  const inTurn = (handler) => (ev) => {
+    const data = JSON.parse(ev.data);
+    turn = turn.then(() => handler(data)).catch((e) => { setTimeout(() => { throw e; }); });
+  };
   const open = () => {
     source = new EventSource("/api/events");
     source.addEventListener("open", () => { live.dataset.state = "up"; live.textContent = "● live"; retry = 2000; });
-    source.addEventListener("state", (ev) => handlers.state(JSON.parse(ev.data)));
-    source.addEventListener("ruling", (ev) => handlers.ruling(JSON.parse(ev.data)));
+    source.addEventListener("state", inTurn(handlers.state));
+    source.addEventListener("ruling", inTurn(handlers.ruling));
     source.addEventListener("error", () => {
       live.dataset.state = "down";
       live.textContent = "○ reconnecting";
