@@ -1306,11 +1306,16 @@ async function playPage() {
     try { await api("POST", "/api/roll"); } catch (e) { toast(e.message); rollBtn.disabled = false; }
   });
 
+  // The seat as an answer says it, unless a live "seat" event came while we waited: the
+  // answer may then be older than what is shown (the other player moved on meanwhile), and
+  // the event for this change itself is still to come.
+  let heard = 0;
   async function post(path, body) {
+    const asked = heard;
     const r = await fetch(`${base}/${path}`, { method: "POST", headers: { "X-CSRF-Token": csrf, "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
     if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
-    return data;
+    return heard === asked ? data : me;
   }
 
   function render() {
@@ -1403,7 +1408,7 @@ async function playPage() {
   const open = () => {
     source = new EventSource(`${base}/events`);
     source.addEventListener("open", () => { live.dataset.state = "up"; live.textContent = "● live"; retry = 2000; });
-    source.addEventListener("seat", (ev) => { me = JSON.parse(ev.data); render(); });
+    source.addEventListener("seat", (ev) => { heard += 1; me = JSON.parse(ev.data); render(); });
     source.addEventListener("ruling", (ev) => { me = { ...me, ruling: JSON.parse(ev.data) }; render(); });
     source.addEventListener("gone", () => { source.close(); document.getElementById("play-status").textContent = "This link is no longer valid: scan the new QR code on the table page."; });
     source.addEventListener("error", () => {
