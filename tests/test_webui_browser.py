@@ -241,6 +241,50 @@ def test_illegal_ruling_banner(site, phone):
     shot(phone, "09b-unclear-ruling")
 
 
+def test_the_panel_lights_follow_the_latest_answer(site, phone):
+    """The page asks for the panel's lights every 2 s and after each ruling; an answer given
+    before an illegal move, coming after the ruling's own, must not put the red light out."""
+    table, url = site
+    snap = roll_until_move(table)
+    held, passed = [], [0]
+    mode = ["pass"]
+
+    def on_status(route) -> None:
+        lights = "x-csrf-token" in route.request.headers  # the panel's question (not the faults')
+        if mode[0] == "pass" or (mode[0] == "hold one" and (held or not lights)):
+            passed[0] += 1
+            route.continue_()
+        else:
+            held.append(route)
+
+    count_handled_answers(phone)
+    phone.route("**/api/status", on_status)
+    phone.goto(url + "/")
+    live(phone)
+    before = phone.context.request.get(url + "/api/status")  # the lights before the move
+    assert not before.json()["panel"]["red"]
+    mode[0] = "hold one"  # the next question about the lights waits
+    with phone.expect_request(
+        lambda r: r.url.endswith("/api/status") and "x-csrf-token" in r.headers
+    ):
+        pass
+    colour = snap["colours"][snap["actor"]]
+    bad = next(
+        s for s in ("t30", "t31", "t32", "t33") if s not in {m.get("to") for m in snap["legal"]}
+    )
+    seen = table.game.placement(table.state)
+    del seen[next(s for s in sorted(seen) if s.startswith(f"{colour}-b"))]
+    seen[bad] = colour
+    table.observe(seen)  # illegal: the ruling's question about the lights goes through
+    phone.wait_for_selector('.led[data-led="red"].on')
+    mode[0] = "hold all"  # no more answers but the held one
+    handled(phone, "/api/status", passed[0])
+    assert held
+    held[0].fulfill(response=before)
+    handled(phone, "/api/status", passed[0] + 1)  # the late answer has been dealt with
+    assert phone.locator('.led[data-led="red"].on').count() == 1
+
+
 def test_history_steps_back_and_forth(site, phone):
     table, url = site
     for _ in range(4):

@@ -95,6 +95,20 @@ async function api(method, url, body, { pin = false } = {}) {
   throw new Error("PIN not accepted");
 }
 
+// A question asked again and again (the panel's lights, the latest moves): a slow answer
+// must not replace a later one. Each answer is returned only if no later question has been
+// answered yet; otherwise null.
+function latestOnly(ask) {
+  let asked = 0, used = 0;
+  return async (...args) => {
+    const mine = ++asked;
+    const data = await ask(...args);
+    if (mine < used) return null;
+    used = mine;
+    return data;
+  };
+}
+
 // --- the die -------------------------------------------------------------------------------
 
 const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
@@ -877,8 +891,12 @@ function tablePage() {
     }
   }
 
+  const askStatus = latestOnly(api);
   async function refreshPanel(kind) {
-    try { drawPanel((await api("GET", "/api/status")).panel); } catch (e) { /* the banner still shows it */ }
+    try {
+      const st = await askStatus("GET", "/api/status");
+      if (st) drawPanel(st.panel);
+    } catch (e) { /* the banner still shows it */ }
     if (kind) sound.play(kind);
   }
 
@@ -1027,10 +1045,12 @@ function tablePage() {
     }
   });
 
+  const askRecent = latestOnly(api);
   async function refreshRecent() {
     const list = document.getElementById("recent");
     try {
-      const h = await api("GET", "/api/history?last=5");
+      const h = await askRecent("GET", "/api/history?last=5");
+      if (!h) return;
       list.textContent = "";
       for (const e of h.entries.slice().reverse()) list.append(historyItem(e));
       if (!h.entries.length) list.append(el("li", { class: "empty", text: "No moves yet." }));
