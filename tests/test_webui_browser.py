@@ -132,6 +132,30 @@ def test_live_table_roll_and_button(site, phone):
     shot(phone, "03-table-phone-live-roll")
 
 
+def test_a_late_answer_to_the_roll_button_does_not_take_the_table_back(site, phone):
+    """Tap Roll; its answer comes only after the table's button has rolled on (the page told
+    live of each roll): the page must stay on the latest roll, not go back to the tapped one."""
+    import re
+
+    table, url = site
+    expect = sync_api.expect
+    count_handled_answers(phone)
+    phone.goto(url + "/")
+    live(phone)
+    held = []  # the answer to the tap, as the server gave it, passed on at the end
+    phone.route("**/api/roll", lambda route: held.append((route, route.fetch())))
+    phone.click("#roll")
+    expect(phone.locator("#banner")).to_have_attribute("data-kind", re.compile("roll|pass"))
+    snap = roll_until_move(table)  # the table's button rolls on
+    assert table.rolls_from[0] == "web" and len(table.rolls_from) > 1
+    expect(phone.locator("#turn")).to_contain_text("to move")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    handled(phone, "/api/roll")  # the late answer has been dealt with
+    assert "to move" in phone.inner_text("#turn")
+    assert phone.get_attribute("#die", "data-value") == str(snap["dice"])
+
+
 def test_teach_mode_and_manual_move(site, phone):
     table, url = site
     snap = roll_until_move(table)

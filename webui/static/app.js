@@ -986,11 +986,21 @@ function tablePage() {
     return explain(selected, space);
   }
 
+  // The table as the answer to our own request says it, unless a live state event came
+  // while we waited: the answer may then be older than what is shown (the table's button,
+  // the camera went on meanwhile), and the event for this change itself comes anyway.
+  let heard = 0;
+  async function askTable(method, url, body, options) {
+    const asked = heard;
+    const data = await api(method, url, body, options);
+    return heard === asked ? data : null;
+  }
+
   async function makeMove(frm, to, legal) {
     try {
       const body = legal ? { move: legal.move } : { from: frm, to };
-      const data = await api("POST", "/api/move", body, { pin: true });
-      state = data.state;
+      const data = await askTable("POST", "/api/move", body, { pin: true });
+      if (data) state = data.state;
       clearSelection();
       render({ fresh: true });
     } catch (e) { toast(e.message); }
@@ -1014,13 +1024,13 @@ function tablePage() {
 
   const doRoll = async () => {
     rollBtn.disabled = true;
-    try { state = await api("POST", "/api/roll"); clearSelection(); render({ fresh: true }); }
+    try { state = (await askTable("POST", "/api/roll")) || state; clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); render(); }
   };
   rollBtn.addEventListener("click", doRoll);
   document.getElementById("undo").addEventListener("click", async () => {
     if (!window.confirm("Undo the last move for the whole table?")) return;
-    try { state = await api("POST", "/api/undo", undefined, { pin: true }); clearSelection(); render({ fresh: true }); }
+    try { state = (await askTable("POST", "/api/undo", undefined, { pin: true })) || state; clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); }
   });
   // After a 6 a player may roll again or not (MANJI-4.6, MANIP-2.2): declining is a move.
@@ -1059,6 +1069,7 @@ function tablePage() {
 
   connectEvents({
     async state(snapshot) {
+      heard += 1;
       await refreshBoardIfNeeded(snapshot);
       const moved = snapshot.moves !== state.moves || snapshot.phase !== state.phase;
       state = snapshot;
