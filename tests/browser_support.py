@@ -69,3 +69,58 @@ def served(app, threads: int = 12) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         server.close()
+
+
+def count_handled_answers(page) -> None:
+    """From the next page load on, `window.__handled[path]` counts the JSON answers from `path`
+    that the page has read and acted on: the count goes up in a timer set when the answer's
+    JSON is read, and so after every step the page takes on it without asking the server again.
+    A test that holds an answer back waits for this count to see that a late answer was dealt
+    with (and, say, ignored), instead of waiting for a while."""
+    page.add_init_script(
+        """(() => {
+  const json = Response.prototype.json;
+  window.__handled = {};
+  Response.prototype.json = function () {
+    const read = json.call(this);
+    const path = new URL(this.url).pathname;
+    const count = () => { window.__handled[path] = (window.__handled[path] || 0) + 1; };
+    read.then(() => setTimeout(count), () => setTimeout(count));
+    return read;
+  };
+})();"""
+    )
+
+
+def handled(page, path: str, at_least: int = 1) -> None:
+    """Wait until the page has dealt with `at_least` answers from `path` (see above)."""
+    page.wait_for_function(
+        "([path, n]) => (window.__handled[path] || 0) >= n", arg=[path, at_least]
+    )
+
+
+def note_live_events(page) -> None:
+    """From the next page load on, `window.__lastEvent[type]` is the data of the last live
+    event of that type the page has received (and begun to handle): a test can wait until the
+    page has been told of a change whose effects it does not show yet."""
+    page.add_init_script(
+        """(() => {
+  const add = EventSource.prototype.addEventListener;
+  window.__lastEvent = {};
+  EventSource.prototype.addEventListener = function (type, listener, options) {
+    const noted = function (ev) {
+      try { return listener.call(this, ev); } finally { window.__lastEvent[type] = ev.data; }
+    };
+    return add.call(this, type, noted, options);
+  };
+})();"""
+    )
+
+
+def animations_done(page, selector: str) -> None:
+    """Wait until the CSS animations in `selector` (a card's flip) have run, for a screenshot
+    that shows the end of them; checks nothing."""
+    page.locator(selector).first.evaluate(
+        "e => Promise.all(e.getAnimations({ subtree: true })"
+        ".map((a) => a.finished.catch(() => null)))"
+    )

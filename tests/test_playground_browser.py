@@ -13,7 +13,16 @@ import re
 import pytest
 
 from rules import Step
-from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
+from tests.browser_support import (
+    PHONE,
+    SHOTS,
+    animations_done,
+    count_handled_answers,
+    handled,
+    launched,
+    require_browser,
+    served,
+)
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
 from webui import create_app
@@ -133,19 +142,22 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
 
     # play until a battle is decided: the reveal on the table page and on the phones
     rng = random.Random(2)
-    play_until(table, rng, ("won", "lost"))
-    tpage.wait_for_selector(".banner .reveal")
-    tpage.wait_for_timeout(900)  # the cards' flip
+    battle = play_until(table, rng, ("won", "lost"))["battle"]
+    # that battle's reveal, the first won or lost: a page still behind may show an earlier
+    # battle's (a stalemate, a rescue), which must not pass for it
+    reveal = f'.banner .reveal[data-result="{battle["result"]}"]'
+    tpage.wait_for_selector(reveal)
+    animations_done(tpage, ".banner")  # the cards' flip
     assert tpage.inner_text(".banner .verdict") == "Battle"
     assert "beats" in tpage.inner_text(".banner .reveal")
     shot(tpage, "table-battle")
-    red.wait_for_selector(".banner .reveal")
-    red.wait_for_timeout(900)
+    red.wait_for_selector(reveal)
+    animations_done(red, ".banner")
     shot(red, "phone-red-battle")
     ruling = play_until(table, rng, ("stalemate",))
     if ruling.get("battle"):  # a stalemate: announced as such, both kinds stay hidden
         tpage.wait_for_selector('.banner .reveal[data-result="stalemate"]')
-        tpage.wait_for_timeout(900)
+        animations_done(tpage, ".banner")
         assert "both stay hidden" in tpage.inner_text(".banner .reveal")
         assert tpage.locator(".banner .reveal .hidden-card").count() == 2
         shot(tpage, "table-stalemate")
@@ -155,7 +167,7 @@ def test_two_phones_join_set_up_and_see_only_their_own_pieces(site, browser):
     tpage.wait_for_selector("#board .token")
     html = tpage.content()
     assert not re.search(r'"[a-j][18]"\s*[,:]\s*"(rock|paper|scissors)"', html)
-    tpage.wait_for_timeout(900)
+    animations_done(tpage, ".banner")
     shot(tpage, "history")
     for ctx in (tctx, rctx, bctx):
         ctx.close()
@@ -211,4 +223,44 @@ def test_fallback_entry_on_the_table_page_and_the_opening_result(site, browser):
     assert table.state.phase == "roll" and table.state.to_move == 1
     shot(page, "table-after-opening")
     ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_phones_late_answer_does_not_take_it_back_to_the_opening(site, browser):
+    """Red throws rock; the answer ("waiting for the other player") comes only after blue's
+    scissors decided the opening and red's phone was told it is its turn: the phone must stay
+    on red's turn, not go back to waiting in the opening."""
+    table, base = site
+    for seat, row, kinds in ((0, 1, RED), (1, 8, BLUE)):
+        table.seat_assign(seat, {f"{c}{row}": k for c, k in zip("abcdefghij", kinds, strict=True)})
+    assert table.state.phase == "opening"
+    errors: list[str] = []
+    links = [seat.token for seat in table.seats]
+    phones = {}
+    for colour, link in zip(("red", "blue"), links, strict=True):
+        ctx, page = new_page(browser, PHONE, errors)
+        count_handled_answers(page)
+        page.goto(f"{base}/play/{link}")
+        page.wait_for_selector('#live[data-state="up"]')
+        phones[colour] = (ctx, page)
+    red, blue = phones["red"][1], phones["blue"][1]
+    held = []  # red's answer, as the server gave it, passed on at the end
+
+    def hold(route) -> None:
+        held.append((route, route.fetch()))
+
+    red.route("**/hand", hold)
+    red.click('#play-opening [data-hand="rock"]')
+    red.wait_for_selector("#play-opening .kind-badge")  # told live: the server has red's rock
+    blue.click('#play-opening [data-hand="scissors"]')
+    red.locator("#play-status", has_text="Your turn: roll the die.").wait_for()
+    assert table.state.phase == "roll" and held
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    handled(red, f"/api/play/{links[0]}/hand")
+    assert red.inner_text("#play-status") == "Your turn: roll the die."
+    assert red.locator("#play-opening").is_hidden()
+    assert red.locator("#play-roll").is_visible()
+    for ctx, _ in phones.values():
+        ctx.close()
     assert not errors, f"JavaScript errors: {errors}"

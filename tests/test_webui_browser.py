@@ -9,7 +9,16 @@ from __future__ import annotations
 import pytest
 
 from rules.wording import space_names
-from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
+from tests.browser_support import (
+    PHONE,
+    SHOTS,
+    count_handled_answers,
+    handled,
+    launched,
+    note_live_events,
+    require_browser,
+    served,
+)
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
 from webui import create_app
@@ -89,7 +98,8 @@ def roll_until_move(table: FakeTable) -> dict:
 
 
 def live(page) -> None:
-    page.wait_for_selector('#live[data-state="up"]', timeout=5000)
+    """The page's live connection is up (the default timeout: a busy machine is slow to it)."""
+    page.wait_for_selector('#live[data-state="up"]')
 
 
 def test_live_table_roll_and_button(site, phone):
@@ -114,13 +124,36 @@ def test_live_table_roll_and_button(site, phone):
     before = table.snapshot()["moves"]
     snap = roll_until_move(table)
     assert snap["moves"] > before
-    phone.wait_for_function(
-        "v => document.querySelector('#die').dataset.value === String(v)", arg=snap["dice"]
-    )
-    phone.wait_for_function(
-        "document.querySelector('#turn').textContent.toLowerCase().includes('to move')"
-    )
+    # "to move" is shown only once the last of those rolls has arrived (each earlier one was a
+    # pass): the die is read from that state, not from an earlier roll that showed the same value
+    expect = sync_api.expect
+    expect(phone.locator("#turn")).to_contain_text("to move")
+    expect(phone.locator("#die")).to_have_attribute("data-value", str(snap["dice"]))
     shot(phone, "03-table-phone-live-roll")
+
+
+def test_a_late_answer_to_the_roll_button_does_not_take_the_table_back(site, phone):
+    """Tap Roll; its answer comes only after the table's button has rolled on (the page told
+    live of each roll): the page must stay on the latest roll, not go back to the tapped one."""
+    import re
+
+    table, url = site
+    expect = sync_api.expect
+    count_handled_answers(phone)
+    phone.goto(url + "/")
+    live(phone)
+    held = []  # the answer to the tap, as the server gave it, passed on at the end
+    phone.route("**/api/roll", lambda route: held.append((route, route.fetch())))
+    phone.click("#roll")
+    expect(phone.locator("#banner")).to_have_attribute("data-kind", re.compile("roll|pass"))
+    snap = roll_until_move(table)  # the table's button rolls on
+    assert table.rolls_from[0] == "web" and len(table.rolls_from) > 1
+    expect(phone.locator("#turn")).to_contain_text("to move")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    handled(phone, "/api/roll")  # the late answer has been dealt with
+    assert "to move" in phone.inner_text("#turn")
+    assert phone.get_attribute("#die", "data-value") == str(snap["dice"])
 
 
 def test_teach_mode_and_manual_move(site, phone):
@@ -177,6 +210,7 @@ def test_teach_panel_shows_the_last_tap_not_the_slowest_answer(site, phone):
     bad = next(
         s for s in ("t30", "t31", "t32", "t33") if s not in {m.get("to") for m in snap["legal"]}
     )
+    count_handled_answers(phone)
     phone.goto(url + "/")
     live(phone)
     phone.click('.seg[data-mode="teach"]')
@@ -186,10 +220,8 @@ def test_teach_panel_shows_the_last_tap_not_the_slowest_answer(site, phone):
         phone.locator(f'#board .hit[data-space="{move["frm"]}"]').click()
     phone.locator(f'#board .hit[data-space="{bad}"]').click()
     phone.wait_for_selector("#teach .bad")
-    with phone.expect_request_finished(lambda r: "/api/teach/moves" in r.url):
-        held[0].continue_()
-    # two turns of the page's event loop: the late answer's handler has run
-    phone.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")
+    held[0].continue_()
+    handled(phone, "/api/teach/moves")  # the late answer has been read and dealt with
     assert phone.locator("#teach .bad").count() == 1
     assert "not allowed" in phone.inner_text("#teach")
 
@@ -233,6 +265,50 @@ def test_illegal_ruling_banner(site, phone):
     shot(phone, "09b-unclear-ruling")
 
 
+def test_the_panel_lights_follow_the_latest_answer(site, phone):
+    """The page asks for the panel's lights every 2 s and after each ruling; an answer given
+    before an illegal move, coming after the ruling's own, must not put the red light out."""
+    table, url = site
+    snap = roll_until_move(table)
+    held, passed = [], [0]
+    mode = ["pass"]
+
+    def on_status(route) -> None:
+        lights = "x-csrf-token" in route.request.headers  # the panel's question (not the faults')
+        if mode[0] == "pass" or (mode[0] == "hold one" and (held or not lights)):
+            passed[0] += 1
+            route.continue_()
+        else:
+            held.append(route)
+
+    count_handled_answers(phone)
+    phone.route("**/api/status", on_status)
+    phone.goto(url + "/")
+    live(phone)
+    before = phone.context.request.get(url + "/api/status")  # the lights before the move
+    assert not before.json()["panel"]["red"]
+    mode[0] = "hold one"  # the next question about the lights waits
+    with phone.expect_request(
+        lambda r: r.url.endswith("/api/status") and "x-csrf-token" in r.headers
+    ):
+        pass
+    colour = snap["colours"][snap["actor"]]
+    bad = next(
+        s for s in ("t30", "t31", "t32", "t33") if s not in {m.get("to") for m in snap["legal"]}
+    )
+    seen = table.game.placement(table.state)
+    del seen[next(s for s in sorted(seen) if s.startswith(f"{colour}-b"))]
+    seen[bad] = colour
+    table.observe(seen)  # illegal: the ruling's question about the lights goes through
+    phone.wait_for_selector('.led[data-led="red"].on')
+    mode[0] = "hold all"  # no more answers but the held one
+    handled(phone, "/api/status", passed[0])
+    assert held
+    held[0].fulfill(response=before)
+    handled(phone, "/api/status", passed[0] + 1)  # the late answer has been dealt with
+    assert phone.locator('.led[data-led="red"].on').count() == 1
+
+
 def test_history_steps_back_and_forth(site, phone):
     table, url = site
     for _ in range(4):
@@ -254,6 +330,40 @@ def test_history_steps_back_and_forth(site, phone):
     with phone.expect_download() as download:
         phone.click("text=Download the record")
     assert download.value.suggested_filename.endswith(".json")
+
+
+def test_history_page_follows_the_table_in_order_when_answers_come_late(site, phone):
+    """Two moves in a row while the history page is open: it asks for the entries after each;
+    the first answer, coming last, must not take the page back to one move short."""
+    table, url = site
+    count_handled_answers(phone)
+    note_live_events(phone)
+    start = table.snapshot()["moves"]
+    phone.goto(url + "/history")
+    live(phone)
+    held = []  # the first question, answered last
+
+    def on_history(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route("**/api/history?since=*", on_history)
+    with phone.expect_request("**/api/history?since=*") as first:
+        table.roll("button")
+    one = table.snapshot()["moves"]
+    answer = phone.context.request.get(first.value.url)  # what the server said then
+    table.roll("button")
+    two = table.snapshot()["moves"]
+    assert start < one < two and len(answer.json()["entries"]) == one - start
+    phone.wait_for_function(  # the page has been told of the second move
+        "n => JSON.parse(window.__lastEvent.state || '{}').moves === n", arg=two
+    )
+    held[0].fulfill(response=answer)
+    handled(phone, "/api/history")
+    sync_api.expect(phone.locator("#step-label")).to_have_text(f"Move {two} of {two}")
+    assert phone.locator("#history-list li").count() == two + 1  # the start and each move
 
 
 def test_other_pages_look_right(site, browser, phone):
@@ -331,7 +441,7 @@ def test_calibration_clicks_and_saves_a_profile(site, phone):
     phone.wait_for_selector("#pin-dialog[open]")
     phone.fill("#pin-input", PIN)
     phone.click("#pin-form button[type=submit]")
-    phone.wait_for_selector(".toast")
+    phone.locator(".toast.ok", has_text="Board profile saved").wait_for()
     profile = table.profiles[0]
     assert profile["name"] == "test board" and len(profile["points"]) == 4
     assert len({p["space"] for p in profile["points"]}) == 4
@@ -366,6 +476,7 @@ def test_page_works_under_its_own_content_security_policy(site, browser):
 
 def test_faults_line_shows_storage_camera_and_pin_lock(site, phone):
     """Issue 16: what stops the table is said on every page, phones too, and goes away."""
+    import re
     import sqlite3
     import time
 
@@ -395,8 +506,8 @@ def test_faults_line_shows_storage_camera_and_pin_lock(site, phone):
     table._store.write_fault = None
     table.check_faults()
     table.camera_back()
-    phone.wait_for_function(
-        "document.querySelector('#faults').textContent.includes('changes are locked until')",
-        timeout=30000,
+    # the whole line at once: the page asks every 5 s, and an answer from between the lock and
+    # the faults' clearing says both; the line must come to say the lock-out and only that
+    sync_api.expect(line).to_have_text(
+        re.compile(r"^Too many wrong PINs: changes are locked until \S[^·]*$"), timeout=30000
     )
-    assert "cannot save" not in phone.locator("#faults").text_content()

@@ -51,6 +51,27 @@ def test_sse_sends_comment_state_then_ruling(client, table):
     assert table.subscribers == 0
 
 
+def test_sse_states_never_go_back_after_the_stream_opens(client, table):
+    """What changes once a client has seen the stream open (the first comment: the page's
+    live dot turns on) arrives as events after the first state, never inside it: otherwise
+    the first state already shows the last change and the queued events that follow take the
+    page back to earlier ones (a browser test waiting for the last change saw it, then read
+    an older state)."""
+    r = client.get("/api/events", buffered=False)
+    chunks = iter(r.response)
+    assert _text(next(chunks)).startswith(": ")  # open
+    for _ in range(3):
+        table.roll("button")
+    last = table.snapshot()["moves"]
+    moves = []
+    while not moves or moves[-1] != last:
+        moves += [
+            data["moves"] for kind, data in parse_events(_text(next(chunks))) if kind == "state"
+        ]
+    assert moves[0] == 0 and moves == sorted(moves), moves
+    r.close()
+
+
 def test_sse_keepalive_comment(client):
     r = client.get("/api/events", buffered=False)
     chunks = iter(r.response)

@@ -72,11 +72,12 @@ def live_stream(
 ) -> Response:
     """A server-sent event stream fed by the table's subscriber queue.
 
-    `hello` goes out at once (so proxies open the pipe), then `first()`; every queued
-    (kind, payload) goes through `on_event`, which returns the text to send (or None) and
-    whether the stream is over. Keep-alive comments fill silences; the stream ends after
-    SSE_MAX_AGE (the browser reconnects), and no more than SSE_MAX_CLIENTS run at once. A
-    client that hangs up frees its slot within SSE_POLL seconds, not at the next keep-alive.
+    `hello` goes out at once (so proxies open the pipe), then `first()`, taken before the
+    hello is sent; every queued (kind, payload) goes through `on_event`, which returns the
+    text to send (or None) and whether the stream is over. Keep-alive comments fill
+    silences; the stream ends after SSE_MAX_AGE (the browser reconnects), and no more than
+    SSE_MAX_CLIENTS run at once. A client that hangs up frees its slot within SSE_POLL
+    seconds, not at the next keep-alive.
     """
     table = get_table()
     app = current_app._get_current_object()
@@ -105,8 +106,13 @@ def live_stream(
 
     def stream() -> Iterator[str]:
         try:
+            # the first state is taken before the client hears anything: every change it
+            # makes once it sees the stream open comes after, as events, in order (taken
+            # later, the first state showed those changes and the queued events took the
+            # page back to older states)
+            opening = first()
             yield hello
-            yield first()
+            yield opening
             now = time.monotonic()
             ends, quiet_since = now + max_age, now
             while time.monotonic() < ends and not gone():

@@ -95,6 +95,20 @@ async function api(method, url, body, { pin = false } = {}) {
   throw new Error("PIN not accepted");
 }
 
+// A question asked again and again (the panel's lights, the latest moves): a slow answer
+// must not replace a later one. Each answer is returned only if no later question has been
+// answered yet; otherwise null.
+function latestOnly(ask) {
+  let asked = 0, used = 0;
+  return async (...args) => {
+    const mine = ++asked;
+    const data = await ask(...args);
+    if (mine < used) return null;
+    used = mine;
+    return data;
+  };
+}
+
 // --- the die -------------------------------------------------------------------------------
 
 const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
@@ -617,11 +631,19 @@ function connectEvents(handlers) {
   const live = document.getElementById("live");
   live.hidden = false;
   let source = null, retry = 2000;
+  // One event at a time, in the order they came: a handler that asks the server (the new
+  // board, the history since a move) finishes before the next event is looked at, so a
+  // slower answer about an older state never replaces a newer one.
+  let turn = Promise.resolve();
+  const inTurn = (handler) => (ev) => {
+    const data = JSON.parse(ev.data);
+    turn = turn.then(() => handler(data)).catch((e) => { setTimeout(() => { throw e; }); });
+  };
   const open = () => {
     source = new EventSource("/api/events");
     source.addEventListener("open", () => { live.dataset.state = "up"; live.textContent = "● live"; retry = 2000; });
-    source.addEventListener("state", (ev) => handlers.state(JSON.parse(ev.data)));
-    source.addEventListener("ruling", (ev) => handlers.ruling(JSON.parse(ev.data)));
+    source.addEventListener("state", inTurn(handlers.state));
+    source.addEventListener("ruling", inTurn(handlers.ruling));
     source.addEventListener("error", () => {
       live.dataset.state = "down";
       live.textContent = "○ reconnecting";
@@ -869,8 +891,12 @@ function tablePage() {
     }
   }
 
+  const askStatus = latestOnly(api);
   async function refreshPanel(kind) {
-    try { drawPanel((await api("GET", "/api/status")).panel); } catch (e) { /* the banner still shows it */ }
+    try {
+      const st = await askStatus("GET", "/api/status");
+      if (st) drawPanel(st.panel);
+    } catch (e) { /* the banner still shows it */ }
     if (kind) sound.play(kind);
   }
 
@@ -960,11 +986,21 @@ function tablePage() {
     return explain(selected, space);
   }
 
+  // The table as the answer to our own request says it, unless a live state event came
+  // while we waited: the answer may then be older than what is shown (the table's button,
+  // the camera went on meanwhile), and the event for this change itself comes anyway.
+  let heard = 0;
+  async function askTable(method, url, body, options) {
+    const asked = heard;
+    const data = await api(method, url, body, options);
+    return heard === asked ? data : null;
+  }
+
   async function makeMove(frm, to, legal) {
     try {
       const body = legal ? { move: legal.move } : { from: frm, to };
-      const data = await api("POST", "/api/move", body, { pin: true });
-      state = data.state;
+      const data = await askTable("POST", "/api/move", body, { pin: true });
+      if (data) state = data.state;
       clearSelection();
       render({ fresh: true });
     } catch (e) { toast(e.message); }
@@ -988,13 +1024,13 @@ function tablePage() {
 
   const doRoll = async () => {
     rollBtn.disabled = true;
-    try { state = await api("POST", "/api/roll"); clearSelection(); render({ fresh: true }); }
+    try { state = (await askTable("POST", "/api/roll")) || state; clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); render(); }
   };
   rollBtn.addEventListener("click", doRoll);
   document.getElementById("undo").addEventListener("click", async () => {
     if (!window.confirm("Undo the last move for the whole table?")) return;
-    try { state = await api("POST", "/api/undo", undefined, { pin: true }); clearSelection(); render({ fresh: true }); }
+    try { state = (await askTable("POST", "/api/undo", undefined, { pin: true })) || state; clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); }
   });
   // After a 6 a player may roll again or not (MANJI-4.6, MANIP-2.2): declining is a move.
@@ -1019,10 +1055,12 @@ function tablePage() {
     }
   });
 
+  const askRecent = latestOnly(api);
   async function refreshRecent() {
     const list = document.getElementById("recent");
     try {
-      const h = await api("GET", "/api/history?last=5");
+      const h = await askRecent("GET", "/api/history?last=5");
+      if (!h) return;
       list.textContent = "";
       for (const e of h.entries.slice().reverse()) list.append(historyItem(e));
       if (!h.entries.length) list.append(el("li", { class: "empty", text: "No moves yet." }));
@@ -1031,6 +1069,7 @@ function tablePage() {
 
   connectEvents({
     async state(snapshot) {
+      heard += 1;
       await refreshBoardIfNeeded(snapshot);
       const moved = snapshot.moves !== state.moves || snapshot.phase !== state.phase;
       state = snapshot;
@@ -1298,11 +1337,16 @@ async function playPage() {
     try { await api("POST", "/api/roll"); } catch (e) { toast(e.message); rollBtn.disabled = false; }
   });
 
+  // The seat as an answer says it, unless a live "seat" event came while we waited: the
+  // answer may then be older than what is shown (the other player moved on meanwhile), and
+  // the event for this change itself is still to come.
+  let heard = 0;
   async function post(path, body) {
+    const asked = heard;
     const r = await fetch(`${base}/${path}`, { method: "POST", headers: { "X-CSRF-Token": csrf, "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
     if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
-    return data;
+    return heard === asked ? data : me;
   }
 
   function render() {
@@ -1395,7 +1439,7 @@ async function playPage() {
   const open = () => {
     source = new EventSource(`${base}/events`);
     source.addEventListener("open", () => { live.dataset.state = "up"; live.textContent = "● live"; retry = 2000; });
-    source.addEventListener("seat", (ev) => { me = JSON.parse(ev.data); render(); });
+    source.addEventListener("seat", (ev) => { heard += 1; me = JSON.parse(ev.data); render(); });
     source.addEventListener("ruling", (ev) => { me = { ...me, ruling: JSON.parse(ev.data) }; render(); });
     source.addEventListener("gone", () => { source.close(); document.getElementById("play-status").textContent = "This link is no longer valid: scan the new QR code on the table page."; });
     source.addEventListener("error", () => {

@@ -19,15 +19,34 @@
     return node;
   }
 
+  // Asking again every few seconds: a slow answer may come after a later one, and must not
+  // replace it (the coach "thinking" again over a ranking already shown). Each answer is
+  // shown only if no later question has been answered yet.
+  function latestOnly() {
+    let asked = 0, shown = 0;
+    return async (url) => {
+      const mine = ++asked;
+      let data, failed = null;
+      try { data = await getJSON(url); } catch (err) { failed = err; }
+      if (mine < shown) return { stale: true };
+      shown = mine;
+      if (failed) throw failed;
+      return { data };
+    };
+  }
+
   // --- teach page: the ranking ----------------------------------------------------------------
   function coachPanel(section) {
     const status = section.querySelector("#coach-status");
     const list = section.querySelector("#coach-moves");
     const judged = section.querySelector("#coach-judgement");
+    const ask = latestOnly();
     async function tick() {
       let data;
       try {
-        data = await getJSON(section.dataset.url || "/api/coach");
+        const answer = await ask(section.dataset.url || "/api/coach");
+        if (answer.stale) return;
+        data = answer.data;
       } catch (err) {
         status.textContent = "The coach cannot be reached.";
         return;
@@ -99,8 +118,12 @@
         last ? "Winning chance now: " + data.colours.map((c, s) => `${c} ${pct(last.chances[s])}`).join(", ") +
           (data.pending ? ` (${data.pending} more points coming)` : "") : "The coach is working out the chances…";
     }
+    const ask = latestOnly();
     async function tick() {
-      try { draw(await getJSON("/api/coach/chances")); } catch (err) { note.textContent = "The coach cannot be reached."; }
+      try {
+        const answer = await ask("/api/coach/chances");
+        if (!answer.stale) draw(answer.data);
+      } catch (err) { note.textContent = "The coach cannot be reached."; }
     }
     tick();
     setInterval(tick, 4000);
