@@ -377,8 +377,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     bare_tint = np.hypot(bare_want[owned, 0], bare_want[owned, 1])
     at = (owned, owner_k[owned])
     quiet_at[at] = np.fmin(quiet_at[at], np.fmin(washed_tint, bare_tint) + TINT_ROOM)
-    faint[at] = np.fmax(faint[at], np.fmax(washed_tint, bare_tint) + 0.15)
-    full[at] = np.fmax(full[at], np.fmax(washed_tint, bare_tint) + 0.3)
+    faint[at] = np.fmax(faint[at], bare_tint + 0.15)
+    full[at] = np.fmax(full[at], bare_tint + 0.3)
     # where the hole cannot be its bare print, its colour is no tint: at most plain quiet
     odd = np.nonzero((owner_k >= 0) & printed.unexplained)[0]
     quiet_at[odd, owner_k[odd]] = np.minimum(quiet_at[odd, owner_k[odd]], QUIET)
@@ -387,8 +387,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # an empty space shows its print at the centre: a hole, not paper, skin or a white token
     # (as the calibration saw it, else as this photo's plain holes predict it)
     empty_light = np.array([cal.empty_look(sid)[2] if cal else np.nan for sid in samples.ids])
-    predicted = np.isnan(empty_light) & ~np.isnan(want[:, 2])
-    empty_light = np.where(predicted, want[:, 2], empty_light)
+    predicted = np.isnan(empty_light) & ~np.isnan(bare_want[:, 2])
+    empty_light = np.where(predicted, bare_want[:, 2], empty_light)
     known = ~np.isnan(empty_light)
     off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
     # a printed hole is darker than the paper: nearly as bright, it is lost in glare
@@ -427,9 +427,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     ux, uy = np.cos(hue), np.sin(hue)
     along = np.clip(cx * ux + cy * uy, 0.0, tint_room)
     off_print = np.hypot(cx - along * ux, cy - along * uy)
-    # and where this photo's plain holes predict the print, near that colour
-    off_want = np.hypot(cx - want[:, 0], cy - want[:, 1])
-    like_print = np.where(np.isnan(off_want), 1.0, _conf(off_want, 0.25, 0.15))
+    # and where this photo's plain holes predict the print (with or without the glare
+    # there), near that colour
+    like_print = np.maximum(_like(cx, cy, bare_want), _like(cx, cy, want))
     # no colour at all where a token would be: well under the faintest token, and under the
     # tint in the seat's own hue
     # against a tint the margin is thin: full confidence only clearly under it
@@ -461,6 +461,12 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         washed=samples.clipped if samples.washed is None else samples.washed,
         print_tint=_print_tint(want, owner_k, quiet_at),
     )
+
+
+def _like(cx: np.ndarray, cy: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """(N,) how near the middle's colour is to the predicted print's (1 where none is)."""
+    off = np.hypot(cx - want[:, 0], cy - want[:, 1])
+    return np.where(np.isnan(off), 1.0, _conf(off, 0.25, 0.15))
 
 
 def _veiled_print(samples: SpaceLooks, want: np.ndarray) -> np.ndarray:
