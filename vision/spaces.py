@@ -52,6 +52,8 @@ CLIPPED_NONE = 0.02  # share of a hole's middle saturated (glare) under which an
 CLIPPED_MOST = 0.08  # token) is told surely, and over which it is not at all
 GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
+SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
+SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
 VEILED_LIGHT = (0.12, 0.06)  # a plain hole under glare: within this of its neighbours'
 VEILED_COLOUR = (0.06, 0.04)  # brightness (log ratio) and colour (chroma units), and no
 VEILED_PEAK = (0.12, 0.06)  # colour peak in its cell above this, is bare (0 at the first)
@@ -327,6 +329,7 @@ class Evidence:
     light: np.ndarray  # (N,) brightness at the centre
     centre_chroma: np.ndarray  # (N,)
     beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
+    sliver: np.ndarray  # (N, K) mm² of that colour's pixels near the middle, unblurred
     owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
     washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
@@ -456,6 +459,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
+        sliver=np.zeros((n, k_count))
+        if samples.sliver is None
+        else samples.sliver.astype(np.float64) @ win.member.T.astype(np.float64),
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
         washed=samples.clipped if samples.washed is None else samples.washed,
@@ -588,6 +594,8 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
         else:
             excess, bar = patch, HIDDEN_STAND
         doubt = max(doubt, float(_conf(excess, bar - 0.06, bar)))
+        if ev.owner_k[i] != k:  # (on its own row that colour is print)
+            doubt = max(doubt, float(_conf(ev.sliver[i, k], SLIVER_NONE, SLIVER_HIDES)))
     return doubt
 
 

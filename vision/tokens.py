@@ -43,6 +43,8 @@ COLLAR_RING = (1.1, 1.35)  # hole radii: just outside a printed hole, on its col
 COLLAR_SHARE = 0.25  # a ring's light is judged by its darkest quarter
 UNEVEN_SHARE = 0.2  # a hole's light is judged by its brightest and darkest fifths
 WASHED_PALE = 200  # saturated with every channel at least this: glare washed the pixel out
+SLIVER_REACH_MM = 13.0  # a stand set down a quarter spacing off shows its edge this far out
+SLIVER_CHROMA = 0.3  # a pixel this colourful is a token's (no grey print, no paper is)
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class ReaderPlan:
     collar: np.ndarray  # (R,) flat offsets of a ring just outside the printed hole
     own_print: np.ndarray  # (M,) bool: not on another seat's hole's tinted collar
     spacing: float  # the median distance between neighbouring spaces, in top-view px
+    reach: np.ndarray  # (S,) flat offsets of the disc SLIVER_REACH_MM round a space's centre
 
 
 def _hue_centres() -> np.ndarray:
@@ -113,9 +116,10 @@ def reader_plan(board: Board) -> ReaderPlan:
                            COLLAR_RING[1] * board.hole_radius * ppm, w)  # fmt: skip
     spacing = float(np.median(nearest_spacing(board))) * ppm
     own_print = ~_foreign_collars(board, xy, label, ppm).ravel()[cell]
+    reach_disc = _disc_offsets(SLIVER_REACH_MM * ppm, w)
     return ReaderPlan(
         (h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, collar, own_print,
-        spacing,
+        spacing, reach_disc,
     )  # fmt: skip
 
 
@@ -184,6 +188,9 @@ class SpaceLooks:
     collar: np.ndarray | None = None  # (N,) float32: the darkest quarter of a ring just outside
     # the printed hole against the hole's middle: a bare hole's bright collar (or paper) shows
     # there; a token wider than the hole hides it
+    sliver: np.ndarray | None = None  # (N, HUE_BINS) float32, boards with battles only: mm²
+    # of token-coloured pixels within SLIVER_REACH_MM of the centre, per hue sector, unblurred
+    # (the edge of a stand hidden behind another, too thin to tell its hue once averaged)
     # the top view and board the looks were taken from, for what only some frames ask
     view: TopView | None = field(default=None, repr=False, compare=False)
     board: Board | None = field(default=None, repr=False, compare=False)
@@ -284,10 +291,24 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     ring = grey[np.clip(plan.centre[:, None] + plan.collar[None, :], 0, len(grey) - 1)]
     k = int(COLLAR_SHARE * (ring.shape[1] - 1))
     collar = np.partition(ring, k, axis=1)[:, k] / np.maximum(middle, 1e-3)
+    sliver = _sliver(view, plan, n) if board.shared_spaces else None
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        beside, disc_light, washed, collar.astype(np.float32), view, board,
+        beside, disc_light, washed, collar.astype(np.float32), sliver, view, board,
     )  # fmt: skip
+
+
+def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
+    """(N, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
+    SLIVER_REACH_MM of each space's centre."""
+    flat = view.image.reshape(-1, 3)
+    px = flat[np.clip(plan.centre[:, None] + plan.reach[None, :], 0, len(flat) - 1)]
+    cx, cy, _ = chroma(px[..., 0], px[..., 1], px[..., 2])
+    strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
+    bins = (hue_deg(cx[strong], cy[strong]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+    who = np.nonzero(strong)[0]
+    counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
+    return (counts / view.ppm**2).astype(np.float32)
 
 
 def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
