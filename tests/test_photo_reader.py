@@ -226,8 +226,7 @@ def test_a_seat_rows_collar_beside_a_grid_square_is_no_hidden_stand():
     assert truth["placement"]["g7"] == "red" and truth["placement"]["h8"] == "blue"
     spaces = observe(frame, [game.board]).spaces
     assert spaces["g7"][0] == "red"
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
+    assert _misread(spaces, truth) == []
 
 
 @pytest.mark.parametrize(
@@ -251,39 +250,6 @@ def test_a_grey_hole_beside_a_hand_is_not_read_blue(game_name, seed, index, spac
     assert wrong == []
 
 
-def test_bare_yellow_holes_are_read_empty_though_more_colourful_than_predicted():
-    """The camera shows Manji's yellow tint a third more colourful than the plain holes
-    predict: every bare yellow hole was unclear (independent twin frame, dev seed 2006,
-    photo 1). The seat's holes that look bare in all else say how colourful its tint is."""
-    from hardware.phototwin import render
-
-    game = rules.get("manji")
-    jpeg, truth = render(game.name, 2006, 1, "issue14")
-    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    bare = ["t38", "t44", "t45", "yellow-l2", "yellow-h1"]
-    assert not truth["hand"] and not set(bare) & set(truth["placement"])
-    spaces = observe(frame, [game.board]).spaces
-    assert [spaces[s][0] for s in bare] == [None] * len(bare)
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
-
-
-def test_glare_on_a_seat_row_leaves_a_lone_stand_unclear():
-    """Heavy glare over blue's row washed a blue stand beside a red one out to the row's own
-    tint, and the battle was read as a lone red stand (independent twin frame, dev seed 4100,
-    photo 1, set "all"). Under that much glare, no second stand cannot be told."""
-    from hardware.phototwin import render
-
-    game = rules.get("playground-battles")
-    jpeg, truth = render(game.name, 4100, 1, "all")
-    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    assert truth["placement"]["f8"] == "red+blue"
-    spaces = observe(frame, [game.board]).spaces
-    assert spaces["f8"][0] in ("red+blue", UNKNOWN)
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
-
-
 GLARE_ALONE = ("tilt", "lens", "light", "white_balance", "noise", "defocus", "jpeg",
                "paper_tint", "off_centre", "glare")  # fmt: skip
 
@@ -295,6 +261,42 @@ def _twin_frame(game_name: str, seed: int, index: int, conditions):
     return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), truth
 
 
+def _misread(spaces: dict, truth: dict) -> list[str]:
+    """Spaces read as something they are not, with confidence (unclear is never wrong)."""
+    return [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
+
+
+def _read_bare(game, frame, truth: dict, bare: list[str]) -> dict:
+    """Read a photo alone: the `bare` spaces (empty, no hand) read empty and nothing misread."""
+    assert not truth["hand"] and not set(bare) & set(truth["placement"])
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in bare] == [None] * len(bare)
+    assert _misread(spaces, truth) == []
+    return spaces
+
+
+def test_bare_yellow_holes_are_read_empty_though_more_colourful_than_predicted():
+    """The camera shows Manji's yellow tint a third more colourful than the plain holes
+    predict: every bare yellow hole was unclear (independent twin frame, dev seed 2006,
+    photo 1). The seat's holes that look bare in all else say how colourful its tint is."""
+    game = rules.get("manji")
+    frame, truth = _twin_frame(game.name, 2006, 1, "issue14")
+    bare = ["t38", "t44", "t45", "yellow-l2", "yellow-h1"]
+    _read_bare(game, frame, truth, bare)
+
+
+def test_glare_on_a_seat_row_leaves_a_lone_stand_unclear():
+    """Heavy glare over blue's row washed a blue stand beside a red one out to the row's own
+    tint, and the battle was read as a lone red stand (independent twin frame, dev seed 4100,
+    photo 1, set "all"). Under that much glare, no second stand cannot be told."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 4100, 1, "all")
+    assert truth["placement"]["f8"] == "red+blue"
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces["f8"][0] in ("red+blue", UNKNOWN)
+    assert _misread(spaces, truth) == []
+
+
 def test_plain_squares_lifted_by_glare_are_read_empty():
     """Glare off the paper lifted the grey squares nearly to the paper's white, and every one
     of them was unclear (twin dev seed 2010, photo 0, the issue's conditions and glare). The
@@ -304,11 +306,7 @@ def test_plain_squares_lifted_by_glare_are_read_empty():
     game = rules.get("playground-battles")
     frame, truth = _twin_frame(game.name, 2010, 0, GLARE_ALONE)
     bare = ["c2", "d4", "e4", "f4", "e6", "d7"]
-    assert not truth["hand"] and not set(bare) & set(truth["placement"])
-    spaces = observe(frame, [game.board]).spaces
-    assert [spaces[s][0] for s in bare] == [None] * len(bare)
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
+    spaces = _read_bare(game, frame, truth, bare)
     assert sum(spaces[s][0] == c for s, c in truth["placement"].items()) >= 10
 
 
@@ -319,11 +317,7 @@ def test_a_seats_holes_under_glare_are_read_empty():
     game = rules.get("manipulation")
     frame, truth = _twin_frame(game.name, 2010, 1, GLARE_ALONE)
     bare = ["blue-home1", "blue-home2", "blue-home3", "blue-home4", "red-entry", "red-home1", "o01"]
-    assert not truth["hand"] and not set(bare) & set(truth["placement"])
-    spaces = observe(frame, [game.board]).spaces
-    assert [spaces[s][0] for s in bare] == [None] * len(bare)
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
+    _read_bare(game, frame, truth, bare)
 
 
 def test_the_edge_of_a_stand_hidden_behind_another_makes_it_no_single_stand():
@@ -337,8 +331,7 @@ def test_the_edge_of_a_stand_hidden_behind_another_makes_it_no_single_stand():
     assert truth["placement"]["d8"] == "red+blue"
     spaces = observe(frame, [game.board]).spaces
     assert spaces["d8"][0] in ("red+blue", UNKNOWN)
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
+    assert _misread(spaces, truth) == []
 
 
 @pytest.mark.parametrize("calibration_frame_first", [True, False])
@@ -388,8 +381,7 @@ def test_a_token_standing_out_from_its_seats_bare_holes_is_read(game_name, seed,
     assert truth["placement"][space] == game.board.seat_colours[owner]
     spaces = observe(frame, [game.board]).spaces
     assert spaces[space][0] == truth["placement"][space]
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
+    assert _misread(spaces, truth) == []
 
 
 @pytest.mark.parametrize(
@@ -416,5 +408,4 @@ def test_a_game_at_its_start_is_never_misread(game_name, seed, index, monkeypatc
     frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert truth["placement"] == dict(game.placement(game.initial_state()))
     spaces = observe(frame, [game.board]).spaces
-    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-    assert wrong == []
+    assert _misread(spaces, truth) == []
