@@ -151,10 +151,11 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> tuple[np.ndarray, np.
 
 
 def _look_of(bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) looks (chroma x, chroma y, brightness) of (N, 3) BGR colours."""
     return np.stack(chroma(bgr[:, 0], bgr[:, 1], bgr[:, 2]), 1)
 
 
-def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.ndarray):
+def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """(N, 1): the share of white that glare off the paper lays over each hole's print.
 
     In the paper-normalised view a plain hole's grey is the same ratio to its paper under any

@@ -54,9 +54,9 @@ GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
 SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
 SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
-VEILED_LIGHT = (0.12, 0.06)  # a plain hole under glare: within this of its neighbours'
-VEILED_COLOUR = (0.06, 0.04)  # brightness (log ratio) and colour (chroma units), and no
-VEILED_PEAK = (0.12, 0.06)  # colour peak in its cell above this, is bare (0 at the first)
+VEILED_LIGHT = (0.12, 0.06)  # a hole under glare within this of the print lifted there
+VEILED_COLOUR = (0.06, 0.04)  # in brightness (log ratio) and colour (chroma units), with no
+VEILED_PEAK = (0.12, 0.06)  # colour peak above the print's tint by this, is bare (0 at first)
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
