@@ -22,12 +22,13 @@ from typing import Any
 
 import rules
 from hardware.phototwin import CONDITION_SETS
+from hardware.phototwin.scene import OPT_IN_SETS
 from rules.palette import UNKNOWN
 
 from .vision_cli import read_board
 
 # plain, each condition alone, the all at once, everything at once
-DEFAULT_SETS = tuple(CONDITION_SETS)
+DEFAULT_SETS = tuple(name for name in CONDITION_SETS if name not in OPT_IN_SETS)
 
 
 def judge(game: rules.game.Game | Any, truth: dict, reading: dict) -> dict[str, Any]:

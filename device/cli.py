@@ -291,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--sets", default=None,
         help="vision --twin: comma-separated condition sets (default: plain, each condition "
-        "alone, issue14 and all)",
+        "alone, issue14 and all; on request: start, issue14_glare)",
     )  # fmt: skip
     bench.add_argument("--save", default=None, help="vision --twin: save a missed photo of each "
                        "kind (photo, truth, reading) in this folder")  # fmt: skip

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import rules
-from device.bench_twin import judge
+from device.bench_twin import DEFAULT_SETS, judge
 from hardware.phototwin import render, render_scene, sample
 from hardware.phototwin.render import render_linear
 from hardware.phototwin.scene import CONDITION_SETS, spacing
@@ -95,6 +95,13 @@ def test_printed_markers_land_where_the_truth_says_with_lens_distortion(k1):
         )
         moved = np.hypot(*(seen - centre).T) - np.hypot(*(undistorted - centre).T)
         assert (np.sign(moved) == np.sign(k1)).all() and np.abs(moved).mean() > 1
+
+
+def test_the_bench_draws_the_opt_in_sets_only_when_asked():
+    assert {"plain", "issue14", "all", "glare", "hand"} <= set(DEFAULT_SETS)
+    assert not {"start", "issue14_glare"} & set(DEFAULT_SETS)
+    glare = sample("manji", 5, 9, "issue14_glare")
+    assert glare.light.sheen > 0 and glare.hand is None
 
 
 def test_each_condition_changes_its_own_aspect_and_keeps_the_placement():

@@ -45,7 +45,11 @@ CONDITION_SETS: dict[str, tuple[str, ...]] = {
     # the issue's conditions with each game's start position: a seat's holes full of its own
     # pieces, which the random placements never draw
     "start": tuple(c for c in ISSUE_CONDITIONS if c != "hand") + ("hands", "start"),
+    # the issue's conditions (no hand) and glare off the paper: of what real photos add, the
+    # condition that cost the reader most
+    "issue14_glare": tuple(c for c in ISSUE_CONDITIONS if c != "hand") + ("glare",),
 }
+OPT_IN_SETS = ("start", "issue14_glare")  # sets a bench runs only when asked for
 PLACEMENT_OPTIONS = ("hands", "start")  # set members that are no photo condition
 WIDTH, HEIGHT = 1280, 960
 _ASPECTS = {
