@@ -484,22 +484,18 @@ def _veiled_print(samples: SpaceLooks, want: np.ndarray) -> np.ndarray:
     peak anywhere in its cell and nothing saturated, is their print. A token stands above the
     glare on the paper: it keeps its colour (or, washed white itself, saturates)."""
     predicted = ~np.isnan(want[:, 2])
-    light = np.maximum(samples.centre[:, 2], 1e-3)
-    off_light = np.abs(np.log(light / np.where(predicted, want[:, 2], 1.0)))
-    wanted = np.where(predicted[:, None], want, 0.0)
-    off_colour = np.hypot(samples.centre[:, 0] - want[:, 0], samples.centre[:, 1] - want[:, 1])
-    return np.where(
-        predicted,
-        np.minimum.reduce(
-            [
-                _conf(np.where(predicted, off_light, 1.0), *VEILED_LIGHT),
-                _conf(np.where(predicted, off_colour, 1.0), *VEILED_COLOUR),
-                _conf(samples.peaks.max(1) - np.hypot(wanted[:, 0], wanted[:, 1]), *VEILED_PEAK),
-                _conf(samples.clipped, CLIPPED_MOST, CLIPPED_NONE),
-            ]
-        ),
-        0.0,
+    wanted = np.where(predicted[:, None], want, 1.0)  # (where none is, the result is 0)
+    off_light = np.abs(np.log(np.maximum(samples.centre[:, 2], 1e-3) / wanted[:, 2]))
+    off_colour = np.hypot(samples.centre[:, 0] - wanted[:, 0], samples.centre[:, 1] - wanted[:, 1])
+    surely = np.minimum.reduce(
+        [
+            _conf(off_light, *VEILED_LIGHT),
+            _conf(off_colour, *VEILED_COLOUR),
+            _conf(samples.peaks.max(1) - np.hypot(wanted[:, 0], wanted[:, 1]), *VEILED_PEAK),
+            _conf(samples.clipped, CLIPPED_MOST, CLIPPED_NONE),
+        ]
     )
+    return np.where(predicted, surely, 0.0)
 
 
 @lru_cache(maxsize=16)
