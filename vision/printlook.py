@@ -27,6 +27,9 @@ MIN_PLAIN = 4  # fewer quiet plain holes than this give no reference
 PLAIN_ALIKE = 0.12  # plain holes further than this from their usual colour are no reference
 PLAIN_GREY = 0.35  # a printed grey seen through paper, cast and camera is never more colourful
 PLAIN_SPREAD = 0.35  # plain holes brighter or darker than their median by more are no reference
+GLARED_GREY_MOST = 1.0  # ... but one brighter, grey and no brighter than its paper is its
+# print under glare (where no seat plays grey tokens), and shows how strong the glare is
+GREY_TOKEN_SPAN = 60  # a seat colour whose RGB channels differ by less than this is grey
 NEAREST_PLAIN = 6  # the reference for a hole: this many quiet plain holes nearest to it
 MATCH_CHROMA = 0.1  # the middle's colour within this of the prediction (chroma units)
 MATCH_LIGHT = 0.25  # ... and its brightness within this (log ratio)
@@ -35,6 +38,8 @@ MATCH_STEP = 0.08  # nor stronger than the faintest hole of its seat by more tha
 NEARBY_SPACINGS = 4.0  # a seat's holes this many spacings apart are compared
 VEIL_FLOOR = 0.2  # the least lifted share of the plain holes shows the print without glare
 VEIL_MAX = 0.9  # glare leaves at least a tenth of the print to see
+BARE_GREY_MOST = 0.6  # the plain grey is printed at 44% of the paper's white (HOLE_RGB): no
+# camera shows it brighter than this against its paper, unless glare lifts it
 VEIL_NOISE = (0.06, 0.12)  # a lift under the first is no glare (plain holes differ that much
 # without any: the 99th percentile in the twin's frames without glare is under 0.07), over the
 # second all of it is
@@ -65,6 +70,7 @@ class _PrintPlan:
     tinted: np.ndarray  # (T,) indices of the seat-tinted holes
     distance: np.ndarray  # (N, N) mm between spaces
     nearby: np.ndarray  # (N, N) bool: holes of one seat within NEARBY_SPACINGS
+    grey_tokens: bool  # some seat plays grey tokens (white, black): a bright grey may be one
 
 
 @lru_cache(maxsize=16)
@@ -84,7 +90,9 @@ def _plan(board: Board) -> _PrintPlan:
     reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))
     nearby = (owner[:, None] == owner[None, :]) & (owner[:, None] >= 0) & (distance <= reach)
     plain = np.array([s.owner is None for s in board.spaces])
-    plan = _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby)
+    rgbs = [PALETTE[c].rgb for c in board.seat_colours if c in PALETTE]
+    grey_tokens = any(max(rgb) - min(rgb) < GREY_TOKEN_SPAN for rgb in rgbs)
+    plan = _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby, grey_tokens)
     for shared in (plan.plain, plan.gain, plan.tinted, plan.distance, plan.nearby):
         shared.flags.writeable = False  # one plan per board, shared by every frame
     return plan
@@ -112,42 +120,71 @@ def predicted_print(samples: SpaceLooks, board: Board) -> np.ndarray:
     that look like most plain holes (bare ones): a plain hole looks like them, a seat's hole like
     them with its share of the seat's colour, channel by channel. nan where too few plain
     holes are seen to trust. (Under glare, see `predicted_prints`.)"""
-    return predicted_prints(samples, board)[1]
+    return predicted_prints(samples, board).bare
 
 
-def predicted_prints(samples: SpaceLooks, board: Board) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class PrintLooks:
+    """What every bare hole looks like in one photo (nan rows: no prediction)."""
+
+    veiled: np.ndarray  # (N, 3) under the glare on it: what a bare hole looks like here
+    bare: np.ndarray  # (N, 3) without glare: the most colourful a seat's bare tint can look,
+    # which a token of its colour must stand above
+    veil: np.ndarray  # (N,) the share of white the glare lays over it (0: none)
+    lifted: np.ndarray  # (N, 3) as lifted as the plain holes nearest it, glared ones included
+
+
+def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     """The bare look of every hole under the glare on it, and without any glare
-    (`predicted_print`).
-
-    The first says what a bare hole looks like; the second is the most colourful a seat's
-    bare tint can look, which a token of its colour must stand above."""
+    (`predicted_print`), and the glare's veil."""
     plan = _plan(board)
-    want = np.full((len(board.spaces), 3), np.nan)
+    n = len(board.spaces)
+    want = np.full((n, 3), np.nan)
+    none = PrintLooks(want, want, np.zeros(n), want)
     # the plain holes' usual look (most are bare), and those near it: a token, a sleeve or
     # glare over a plain hole is far from it in colour or brightness
     pick = np.nonzero(plan.plain & samples.valid)[0]
     if len(pick) < MIN_PLAIN:
-        return want, want
+        return none
     look = samples.centre[pick].astype(np.float64)
     usual = np.median(look, 0)
     if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
-        return want, want
+        return none
     alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
-    alike &= np.abs(np.log(np.maximum(look[:, 2], 1e-3) / max(usual[2], 1e-3))) <= PLAIN_SPREAD
-    pick = pick[alike]
-    if len(pick) < MIN_PLAIN:
-        return want, want
-    near = min(NEAREST_PLAIN, len(pick))
-    nearest = np.argpartition(plan.distance[:, pick], near - 1, axis=1)[:, :near]
-    plain_bgr = bgr_of(samples.centre[pick].astype(np.float64))
-    hole = np.median(plain_bgr[nearest], axis=1)
+    lift = np.log(np.maximum(look[:, 2], 1e-3) / max(usual[2], 1e-3))
+    lit_as_usual = alike & (np.abs(lift) <= PLAIN_SPREAD)
+    if lit_as_usual.sum() < MIN_PLAIN:
+        return none
+    # brighter ones, grey and no brighter than their paper, show the glare over the print
+    # (where no seat plays grey tokens), not the print itself
+    glared = alike & (lift > PLAIN_SPREAD) & (look[:, 2] <= GLARED_GREY_MOST)
+    glared &= not plan.grey_tokens
+    plain_bgr = bgr_of(look)
+    hole = _nearest_plain(plan, pick[lit_as_usual], plain_bgr[lit_as_usual])
     # a camera's gain per channel, as seen on the plain grey
     bare = _with_tint_gain(samples, board, _look_of(hole * plan.gain))
-    veil = _veil(hole, plain_bgr, bgr_of(samples.centre.astype(np.float64)), plan.gain)
+    seen = lit_as_usual | glared
+    lifted = hole if not glared.any() else _nearest_plain(plan, pick[seen], plain_bgr[seen])
+    own = bgr_of(samples.centre.astype(np.float64))
+    veil = _veil(lifted, plain_bgr[lit_as_usual], own, plan.gain)
+    lifted_look = _look_of(lifted * plan.gain)
     if not veil.any():
-        return bare, bare
-    veiled = _with_tint_gain(samples, board, _look_of(veil + (hole - veil) * plan.gain))
-    return veiled, bare
+        return PrintLooks(bare, bare, veil[:, 0], lifted_look)
+    veiled = _with_tint_gain(samples, board, _look_of(veil + (lifted - veil) * plan.gain))
+    return PrintLooks(veiled, bare, veil[:, 0], lifted_look)
+
+
+def _nearest_plain(plan: _PrintPlan, pick: np.ndarray, plain_bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) per hole, the median colour of the NEAREST_PLAIN plain holes `pick` nearest it."""
+    near = min(NEAREST_PLAIN, len(pick))
+    nearest = np.argpartition(plan.distance[:, pick], near - 1, axis=1)[:, :near]
+    return np.median(plain_bgr[nearest], axis=1)
+
+
+def _floor(plain_bgr: np.ndarray) -> float:
+    """The brightness of the plain print without glare: the least lifted of the plain holes,
+    but never brighter than a bare grey can look (then glare lies over the whole board)."""
+    return min(float(np.quantile(plain_bgr.mean(1), VEIL_FLOOR)), BARE_GREY_MOST)
 
 
 def _look_of(bgr: np.ndarray) -> np.ndarray:
@@ -163,8 +200,9 @@ def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.nda
     lifted (VEIL_FLOOR of them) show the print as it is. The veil on a hole is the lift of the
     plain holes near it, and never more than its own lift over its print (glare is patchy: a
     hole beside lifted ones may lie outside the glare). A seat's tint under it is washed by
-    the same white."""
-    floor = float(np.quantile(plain_bgr.mean(1), VEIL_FLOOR))
+    the same white. Where even the least lifted are brighter than a bare grey can look
+    (BARE_GREY_MOST), the glare lies over the whole board: the lift is counted from there."""
+    floor = _floor(plain_bgr)
     near = (hole.mean(1) - floor) / max(1.0 - floor, 1e-3)
     print_light = floor * gain.mean(1)
     itself = (own.mean(1) - print_light) / np.maximum(1.0 - print_light, 1e-3)

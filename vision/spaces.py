@@ -355,7 +355,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
     ).max(1, initial=0.0)
     others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
-    want, bare_want = predicted_prints(samples, board)  # under this photo's glare, and without
+    prints = predicted_prints(samples, board)
+    want, bare_want = prints.veiled, prints.bare  # under this photo's glare, and without
     # (which holes show their print, and so teach the tint's level, is judged without glare)
     printed = check_print(samples, board, bare_want, own, np.maximum(others, stray))
     bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
@@ -394,6 +395,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     empty_light = np.where(predicted, bare_want[:, 2], empty_light)
     known = ~np.isnan(empty_light)
     off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
+    # (or, glare being patchy, as lifted as the plain holes nearest it)
+    off_lifted = np.abs(np.log(np.maximum(light, 1e-3) / np.maximum(prints.lifted[:, 2], 1e-3)))
+    off_light = np.where(predicted, np.fmin(off_light, off_lifted), off_light)
     # a printed hole is darker than the paper: nearly as bright, it is lost in glare
     absolute = np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84))
     glare_then = _conf(np.where(known, empty_light, 0.0), 0.88, 0.8)  # at the calibration
@@ -421,7 +425,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # the collar is printed there: not round a square, nor inside a marked hole's ink ring)
     plain = _plain_collars(board)
     if samples.collar is not None and plain.any():
-        collar = _conf(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
+        collar = _conf(_unveiled_collar(samples, prints.veil)[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
         hole_like[plain] = np.minimum(hole_like[plain], collar)
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
@@ -505,6 +509,18 @@ def _plain_collars(board: Board) -> np.ndarray:
                       and sp.kind not in MARK_RING_KINDS for sp in board.spaces])  # fmt: skip
     plain.flags.writeable = False
     return plain
+
+
+def _unveiled_collar(samples: SpaceLooks, veil: np.ndarray) -> np.ndarray:
+    """(N,) the collar against the hole's middle as it would look without the glare's veil.
+
+    Glare lays the same white over the collar and the print, and so narrows their contrast
+    (a collar 1.3 times as bright as the print can look 1.1 times). Taking the veil off both
+    restores it; the veil taken is at most half the middle's light, so that noise is never
+    blown up more than twice (a token wider than the hole stays near 1: as bright as itself)."""
+    middle = np.maximum(samples.centre[:, 2].astype(np.float64), 1e-3)
+    veil = np.minimum(veil, middle / 2)
+    return (samples.collar * middle - veil) / (middle - veil)
 
 
 def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
