@@ -132,6 +132,7 @@ class PrintLooks:
     # which a token of its colour must stand above
     veil: np.ndarray  # (N,) the share of white the glare lays over it (0: none)
     lifted: np.ndarray  # (N, 3) as lifted as the plain holes nearest it, glared ones included
+    unlifted: np.ndarray  # (N,) brightness with no glare at all (the least lifted plain holes')
 
 
 def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
@@ -140,7 +141,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     plan = _plan(board)
     n = len(board.spaces)
     want = np.full((n, 3), np.nan)
-    none = PrintLooks(want, want, np.zeros(n), want)
+    none = PrintLooks(want, want, np.zeros(n), want, want[:, 2])
     # the plain holes' usual look (most are bare), and those near it: a token, a sleeve or
     # glare over a plain hole is far from it in colour or brightness
     pick = np.nonzero(plan.plain & samples.valid)[0]
@@ -168,10 +169,11 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     own = bgr_of(samples.centre.astype(np.float64))
     veil = _veil(lifted, plain_bgr[lit_as_usual], own, plan.gain)
     lifted_look = _look_of(lifted * plan.gain)
+    unlifted = _floor(plain_bgr[lit_as_usual]) * plan.gain.mean(1)
     if not veil.any():
-        return PrintLooks(bare, bare, veil[:, 0], lifted_look)
+        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted)
     veiled = _with_tint_gain(samples, board, _look_of(veil + (lifted - veil) * plan.gain))
-    return PrintLooks(veiled, bare, veil[:, 0], lifted_look)
+    return PrintLooks(veiled, bare, veil[:, 0], lifted_look, unlifted)
 
 
 def _nearest_plain(plan: _PrintPlan, pick: np.ndarray, plain_bgr: np.ndarray) -> np.ndarray:

@@ -395,9 +395,16 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     empty_light = np.where(predicted, bare_want[:, 2], empty_light)
     known = ~np.isnan(empty_light)
     off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
-    # (or, glare being patchy, as lifted as the plain holes nearest it)
-    off_lifted = np.abs(np.log(np.maximum(light, 1e-3) / np.maximum(prints.lifted[:, 2], 1e-3)))
-    off_light = np.where(predicted, np.fmin(off_light, off_lifted), off_light)
+    # (glare being patchy, anywhere from the print with no glare to as lifted as the plain
+    # holes nearest it)
+    low = np.fmin(np.fmin(prints.unlifted, prints.lifted[:, 2]), bare_want[:, 2])
+    high = np.fmax(prints.lifted[:, 2], bare_want[:, 2])
+    log_light = np.log(np.maximum(light, 1e-3))
+    off_range = np.maximum.reduce(
+        [np.log(np.maximum(low, 1e-3)) - log_light, log_light - np.log(np.maximum(high, 1e-3)),
+         np.zeros(n)]
+    )  # fmt: skip
+    off_light = np.where(predicted, np.fmin(off_light, off_range), off_light)
     # a printed hole is darker than the paper: nearly as bright, it is lost in glare
     absolute = np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84))
     glare_then = _conf(np.where(known, empty_light, 0.0), 0.88, 0.8)  # at the calibration
