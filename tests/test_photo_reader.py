@@ -441,3 +441,14 @@ def test_holes_just_outside_the_glare_are_read_empty():
     game = rules.get("the-right-moves")
     frame, truth = _twin_frame(game.name, 2010, 1, GLARE_ALONE)
     _read_bare(game, frame, truth, ["c12", "d2", "d6", "d10", "d26", "d30"])
+
+
+def test_grey_holes_where_the_glare_peaks_are_read_empty():
+    """The glare peaked on these grey holes, between the plain holes that showed how strong it
+    was, lifting them brighter than any of those (some brighter than the paper's fit there),
+    and they were unclear (twin dev seed 2011, photo 0, glare). No token in this game is grey:
+    a plain hole in the print's own grey, with no colour in its cell and nothing saturated, is
+    its print however far glare lifts it; a token keeps its colour."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
+    _read_bare(game, frame, truth, ["a4", "b5", "c10", "c12", "c13"])

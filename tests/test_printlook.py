@@ -142,3 +142,20 @@ def test_a_hole_unlike_its_print_or_above_its_neighbours_is_no_bare_print():
     looks.centre[j, :2] *= 1 + 0.12 / np.hypot(*looks.centre[j, :2])
     pale = check_print(looks, board, want, strength, others)
     assert not pale.shows[j]
+
+
+def test_a_bright_grey_hole_is_taken_for_glare_only_where_no_seat_plays_grey_tokens():
+    """Glare's bright grey and a white token look alike: the glare rules that trust a bright
+    grey plain hole hold only on boards whose seats all play coloured tokens."""
+    import dataclasses
+
+    from vision.printlook import seats_play_grey
+
+    assert not any(seats_play_grey(rules.get(name).board) for name in rules.names())
+    board = rules.get("manji").board
+    assert seats_play_grey(
+        dataclasses.replace(board, seat_colours=("white", "red", "blue", "green"))
+    )
+    assert seats_play_grey(
+        dataclasses.replace(board, seat_colours=("red", "black", "blue", "green"))
+    )

@@ -109,6 +109,11 @@ def _seat_holes(board: Board) -> tuple[np.ndarray, ...]:
     return seats
 
 
+def seats_play_grey(board: Board) -> bool:
+    """Whether some seat plays grey tokens (white, black): then a bright grey may be one."""
+    return _plan(board).grey_tokens
+
+
 def nearby_seat_holes(board: Board) -> np.ndarray:
     """(N, N) bool: holes of one seat within NEARBY_SPACINGS of each other."""
     return _plan(board).nearby

@@ -24,7 +24,7 @@ from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
-from vision.printlook import check_print, predicted_prints, tint_level
+from vision.printlook import check_print, predicted_prints, seats_play_grey, tint_level
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
@@ -420,7 +420,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         ),
         absolute,
     )
-    hole_like = np.maximum(hole_like, _veiled_print(samples, want))
+    hole_like = np.maximum(hole_like, _veiled_print(samples, want, _glare_peaks_allowed(board)))
     # on a seat's hole a pale token of its hue adds no colour to the tint: only light and an
     # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
     seat = np.nonzero(owner_k >= 0)[0]
@@ -486,17 +486,20 @@ def _like(cx: np.ndarray, cy: np.ndarray, want: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(off), 1.0, _conf(off, 0.25, 0.15))
 
 
-def _veiled_print(samples: SpaceLooks, want: np.ndarray) -> np.ndarray:
+def _veiled_print(samples: SpaceLooks, want: np.ndarray, peaked: np.ndarray) -> np.ndarray:
     """(N,) how surely a hole too bright for the print is the print, lifted by glare.
 
     Glare off the paper lifts its print toward white, so a bright hole may be a pale token or
     the print itself. The plain holes nearby (`want`, see `vision.printlook`) show how far the
     print is lifted here: a hole as bright as they are, in their very colour, with no colour
     peak anywhere in its cell and nothing saturated, is their print. A token stands above the
-    glare on the paper: it keeps its colour (or, washed white itself, saturates)."""
+    glare on the paper: it keeps its colour (or, washed white itself, saturates). Where
+    `peaked`, a grey hole may be brighter still (the glare can peak on it, between the plain
+    holes that show it): a plain grey hole is no token's colour where no seat plays grey ones."""
     predicted = ~np.isnan(want[:, 2])
     wanted = np.where(predicted[:, None], want, 1.0)  # (where none is, the result is 0)
-    off_light = np.abs(np.log(np.maximum(samples.centre[:, 2], 1e-3) / wanted[:, 2]))
+    lift = np.log(np.maximum(samples.centre[:, 2], 1e-3) / wanted[:, 2])
+    off_light = np.where(peaked, np.maximum(-lift, 0.0), np.abs(lift))
     off_colour = np.hypot(samples.centre[:, 0] - wanted[:, 0], samples.centre[:, 1] - wanted[:, 1])
     surely = np.minimum.reduce(
         [
@@ -507,6 +510,14 @@ def _veiled_print(samples: SpaceLooks, want: np.ndarray) -> np.ndarray:
         ]
     )
     return np.where(predicted, surely, 0.0)
+
+
+@lru_cache(maxsize=16)
+def _glare_peaks_allowed(board: Board) -> np.ndarray:
+    """(N,) bool: plain holes, where no seat plays grey tokens (see `_veiled_print`)."""
+    allowed = np.array([sp.owner is None for sp in board.spaces]) & ~seats_play_grey(board)
+    allowed.flags.writeable = False
+    return allowed
 
 
 @lru_cache(maxsize=16)
