@@ -420,7 +420,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         ),
         absolute,
     )
-    hole_like = np.maximum(hole_like, _veiled_print(samples, want, _glare_peaks_allowed(board)))
+    coloured = not seats_play_grey(board)
+    veiled = _veiled_print(samples, want, _glare_peaks_allowed(board), (owner_k >= 0) & coloured)
+    hole_like = np.maximum(hole_like, veiled)
     # on a seat's hole a pale token of its hue adds no colour to the tint: only light and an
     # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
     seat = np.nonzero(owner_k >= 0)[0]
@@ -486,7 +488,9 @@ def _like(cx: np.ndarray, cy: np.ndarray, want: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(off), 1.0, _conf(off, 0.25, 0.15))
 
 
-def _veiled_print(samples: SpaceLooks, want: np.ndarray, peaked: np.ndarray) -> np.ndarray:
+def _veiled_print(
+    samples: SpaceLooks, want: np.ndarray, peaked: np.ndarray, washable: np.ndarray
+) -> np.ndarray:
     """(N,) how surely a hole too bright for the print is the print, lifted by glare.
 
     Glare off the paper lifts its print toward white, so a bright hole may be a pale token or
@@ -495,12 +499,21 @@ def _veiled_print(samples: SpaceLooks, want: np.ndarray, peaked: np.ndarray) -> 
     peak anywhere in its cell and nothing saturated, is their print. A token stands above the
     glare on the paper: it keeps its colour (or, washed white itself, saturates). Where
     `peaked`, a grey hole may be brighter still (the glare can peak on it, between the plain
-    holes that show it): a plain grey hole is no token's colour where no seat plays grey ones."""
+    holes that show it): a plain grey hole is no token's colour where no seat plays grey ones.
+    Where `washable` (a seat's hole, where no seat plays grey tokens), its tint may be paler than
+    predicted, never more colourful: a token of the seat's colour is more colourful still."""
     predicted = ~np.isnan(want[:, 2])
     wanted = np.where(predicted[:, None], want, 1.0)  # (where none is, the result is 0)
     lift = np.log(np.maximum(samples.centre[:, 2], 1e-3) / wanted[:, 2])
     off_light = np.where(peaked, np.maximum(-lift, 0.0), np.abs(lift))
     off_colour = np.hypot(samples.centre[:, 0] - wanted[:, 0], samples.centre[:, 1] - wanted[:, 1])
+    # (where `washable`, anywhere from grey to the tint predicted: a camera's tone curve
+    # washes a tint under glare paler than white light laid over it alone would)
+    tint = np.hypot(wanted[:, 0], wanted[:, 1])
+    ux, uy = wanted[:, 0] / np.maximum(tint, 1e-6), wanted[:, 1] / np.maximum(tint, 1e-6)
+    along = np.clip(samples.centre[:, 0] * ux + samples.centre[:, 1] * uy, 0.0, tint)
+    paler = np.hypot(samples.centre[:, 0] - along * ux, samples.centre[:, 1] - along * uy)
+    off_colour = np.where(washable, paler, off_colour)
     surely = np.minimum.reduce(
         [
             _conf(off_light, *VEILED_LIGHT),
