@@ -395,8 +395,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     empty_light = np.where(predicted, bare_want[:, 2], empty_light)
     known = ~np.isnan(empty_light)
     off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
-    # (glare being patchy, anywhere from the print with no glare to as lifted as the plain
-    # holes nearest it)
+    # or, glare being patchy, anywhere from the print with no glare to as lifted as the plain
+    # holes nearest it
     low = np.fmin(np.fmin(prints.unlifted, prints.lifted[:, 2]), bare_want[:, 2])
     high = np.fmax(prints.lifted[:, 2], bare_want[:, 2])
     log_light = np.log(np.maximum(light, 1e-3))
@@ -404,7 +404,12 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         [np.log(np.maximum(low, 1e-3)) - log_light, log_light - np.log(np.maximum(high, 1e-3)),
          np.zeros(n)]
     )  # fmt: skip
-    off_light = np.where(predicted, np.fmin(off_light, off_range), off_light)
+    # (and on a seat's hole closely: the range is wide, and a pale token of the seat's colour,
+    # as colourful as its tint, can be as bright as its lifted neighbours)
+    in_range = np.where(owner_k >= 0, _conf(off_range, *VEILED_LIGHT), _conf(off_range, 0.35, 0.22))
+    as_predicted = np.maximum(
+        _conf(off_light, 0.35, 0.22), np.where(np.isnan(off_range), 0.0, in_range)
+    )
     # a printed hole is darker than the paper: nearly as bright, it is lost in glare
     absolute = np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84))
     glare_then = _conf(np.where(known, empty_light, 0.0), 0.88, 0.8)  # at the calibration
@@ -413,7 +418,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         np.minimum.reduce(
             [
                 # the photo's own prediction is closer than a calibration minutes ago
-                np.where(predicted, _conf(off_light, 0.35, 0.22), _conf(off_light, 0.45, 0.3)),
+                np.where(predicted, as_predicted, _conf(off_light, 0.45, 0.3)),
                 absolute,
                 np.maximum(glare_then, _conf(light, 0.8, 0.72)),
             ]
@@ -434,7 +439,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # the collar is printed there: not round a square, nor inside a marked hole's ink ring)
     plain = _plain_collars(board)
     if samples.collar is not None and plain.any():
-        collar = _conf(_unveiled_collar(samples, prints.veil)[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
+        collar = _conf(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
         hole_like[plain] = np.minimum(hole_like[plain], collar)
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
@@ -540,18 +545,6 @@ def _plain_collars(board: Board) -> np.ndarray:
                       and sp.kind not in MARK_RING_KINDS for sp in board.spaces])  # fmt: skip
     plain.flags.writeable = False
     return plain
-
-
-def _unveiled_collar(samples: SpaceLooks, veil: np.ndarray) -> np.ndarray:
-    """(N,) the collar against the hole's middle as it would look without the glare's veil.
-
-    Glare lays the same white over the collar and the print, and so narrows their contrast
-    (a collar 1.3 times as bright as the print can look 1.1 times). Taking the veil off both
-    restores it; the veil taken is at most half the middle's light, so that noise is never
-    blown up more than twice (a token wider than the hole stays near 1: as bright as itself)."""
-    middle = np.maximum(samples.centre[:, 2].astype(np.float64), 1e-3)
-    veil = np.minimum(veil, middle / 2)
-    return (samples.collar * middle - veil) / (middle - veil)
 
 
 def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
