@@ -25,6 +25,8 @@ from vision.topview import (
     TOKEN_PX,
     TopView,
     cell_radius_mm,
+    max3,
+    min3,
     nearest_spacing,
     paper_coloured,
     paper_mask,
@@ -255,7 +257,9 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     beside = np.zeros((n, HUE_BINS), np.float32) if board.shared_spaces else None
     for step, (first, second, window) in enumerate(plan.scales):
         cx, cy, light = chroma_planes(view.image, first, second)
-        chroma = np.sqrt(cx * cx + cy * cy)
+        chroma = cx * cx
+        chroma += cy * cy
+        np.sqrt(chroma, out=chroma)
         around = cv2.dilate(chroma, np.ones((window, window), np.uint8))
         cxf, cyf, lf, cf = cx.ravel(), cy.ravel(), light.ravel(), chroma.ravel()
         c = cf[cell]
@@ -274,17 +278,14 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
         peak_light[who[order], bins[order]] = lf[idx][order]
         spread[who[order], bins[order]] = _box_chroma(sums, idx[order], plan)
     centre = _centre_look(view.image, plan)
-    valid_flat = view.valid.ravel()
-    cell_valid = np.bincount(owner, weights=valid_flat[cell], minlength=n)
-    cell_size = np.bincount(owner, minlength=n)
-    valid = (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
+    valid = _cells_in_view(view, plan, n)
     raw = view.raw.reshape(-1, 3)
     hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(raw) - 1)
     # the camera saturated in the hole's middle: a grey print never does but in glare
     middle_px = raw[hole]
-    full = middle_px.max(2) >= 250
+    full = max3(middle_px) >= 250
     clipped = full.mean(1).astype(np.float32)
-    washed = (full & (middle_px.min(2) >= WASHED_PALE)).mean(1).astype(np.float32)
+    washed = (full & (min3(middle_px) >= WASHED_PALE)).mean(1).astype(np.float32)
     grey = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)).ravel()
     disc_light = grey[np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(grey) - 1)]
     middle = grey[hole].mean(1)  # (the top view and its grey have the same pixels)
@@ -296,6 +297,15 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
         beside, disc_light, washed, collar.astype(np.float32), sliver, view, board,
     )  # fmt: skip
+
+
+def _cells_in_view(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
+    """(N,) bool: at least 90% of the space's cell lies inside the camera's view."""
+    cell_size = np.bincount(plan.owner, minlength=n)
+    if view.valid.all():  # the usual frame: every cell is whole (no per-pixel count needed)
+        return cell_size > 0
+    cell_valid = np.bincount(plan.owner, weights=view.valid.ravel()[plan.cell], minlength=n)
+    return (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
 
 
 def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
