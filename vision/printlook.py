@@ -19,6 +19,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.palette import PALETTE
 from rules.printing import HOLE_RGB, TINT_SHARE
+from vision.exact import mean3, median, quantile
 from vision.tokens import SpaceLooks, chroma
 from vision.topview import nearest_spacing
 
@@ -129,7 +130,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> tuple[np.ndarray, np.
     if len(pick) < MIN_PLAIN:
         return want, want
     look = samples.centre[pick].astype(np.float64)
-    usual = np.median(look, 0)
+    usual = median(look, 0)
     if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
         return want, want
     alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
@@ -140,7 +141,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> tuple[np.ndarray, np.
     near = min(NEAREST_PLAIN, len(pick))
     nearest = np.argpartition(plan.distance[:, pick], near - 1, axis=1)[:, :near]
     plain_bgr = bgr_of(samples.centre[pick].astype(np.float64))
-    hole = np.median(plain_bgr[nearest], axis=1)
+    hole = median(plain_bgr[nearest], axis=1)
     # a camera's gain per channel, as seen on the plain grey
     bare = _with_tint_gain(samples, board, _look_of(hole * plan.gain))
     veil = _veil(hole, plain_bgr, bgr_of(samples.centre.astype(np.float64)), plan.gain)
@@ -164,10 +165,10 @@ def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.nda
     plain holes near it, and never more than its own lift over its print (glare is patchy: a
     hole beside lifted ones may lie outside the glare). A seat's tint under it is washed by
     the same white."""
-    floor = float(np.quantile(plain_bgr.mean(1), VEIL_FLOOR))
-    near = (hole.mean(1) - floor) / max(1.0 - floor, 1e-3)
-    print_light = floor * gain.mean(1)
-    itself = (own.mean(1) - print_light) / np.maximum(1.0 - print_light, 1e-3)
+    floor = float(quantile(mean3(plain_bgr), VEIL_FLOOR))
+    near = (mean3(hole) - floor) / max(1.0 - floor, 1e-3)
+    print_light = floor * mean3(gain)
+    itself = (mean3(own) - print_light) / np.maximum(1.0 - print_light, 1e-3)
     veil = np.clip(np.minimum(near, itself), 0.0, VEIL_MAX)
     # plain holes differ a little anyway (noise, the paper field's fit): that is no glare
     return (veil * np.clip((veil - VEIL_NOISE[0]) / (VEIL_NOISE[1] - VEIL_NOISE[0]), 0, 1))[:, None]
@@ -213,7 +214,7 @@ def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.n
         ok = seat[bare_like[seat] & ~np.isnan(ratio[seat])]
         if len(ok) < max(TINT_GAIN_MIN_HOLES, TINT_GAIN_SHARE * in_hue[seat].sum()):
             continue
-        gain = float(np.clip(np.median(ratio[ok]), *TINT_GAIN_RANGE))
+        gain = float(np.clip(median(ratio[ok]), *TINT_GAIN_RANGE))
         out[seat, :2] *= gain
     return out
 

@@ -21,12 +21,11 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
+from vision.exact import max3, min3
 from vision.topview import (
     TOKEN_PX,
     TopView,
     cell_radius_mm,
-    max3,
-    min3,
     nearest_spacing,
     paper_coloured,
     paper_mask,

@@ -20,6 +20,7 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
+from vision.exact import max3, mean3, median
 
 TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on shared boards)
 LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
@@ -104,24 +105,6 @@ def paper_mask(board: Board, ppm: float) -> np.ndarray:
     paper = blocked == 0
     paper.flags.writeable = False  # shared by every frame
     return paper
-
-
-def mean3(a: np.ndarray) -> np.ndarray:
-    """`a.mean(-1)` over three channels, bit for bit (numpy adds them in this order and divides
-    by the count): numpy's reduction over so short a last axis is ten or more times slower
-    than three plane-wise adds, and it ran on every frame."""
-    return (a[..., 0] + a[..., 1] + a[..., 2]) / 3
-
-
-def max3(a: np.ndarray) -> np.ndarray:
-    """`a.max(-1)` over three channels (exact: no rounding), without numpy's slow short-axis
-    reduction."""
-    return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
-
-
-def min3(a: np.ndarray) -> np.ndarray:
-    """`a.min(-1)` over three channels, as `max3`."""
-    return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
 
 
 def _board_to_top(ppm: float) -> np.ndarray:
@@ -231,7 +214,7 @@ def _paper_coloured(img: np.ndarray, m: np.ndarray) -> np.ndarray:
     if len(paper) < 4:
         return np.ones_like(m)
     colour = paper / np.maximum(mean3(paper)[:, None], 1.0)
-    usual = np.median(colour, axis=0)
+    usual = median(colour, axis=0)
     out = np.zeros_like(m)
     out[where] = max3(np.abs(colour - usual)) < HUE_OUTLIER
     return out
