@@ -24,6 +24,7 @@ from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
+from vision.exact import median
 from vision.printlook import check_print, predicted_prints, tint_level
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
@@ -224,7 +225,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             continue
         shows = printed[idx]
         if shows.any():  # the tint as this photo shows it, where the print is seen bare
-            level = min(float(np.median(print_level[idx[shows]])), TINT_CAP)
+            level = min(float(median(print_level[idx[shows]])), TINT_CAP)
             quiet[idx] = np.where(shows, level + 0.1, level)
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
@@ -237,9 +238,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             predicted = np.hypot(want[idx, 0], want[idx, 1])
             known = predicted[~np.isnan(predicted)]
             # (a prediction off a badly lit grey can fall short: never under a usual tint)
-            level = (
-                float(np.clip(np.median(known), TINT_USUAL, TINT_CAP)) if len(known) else TINT_CAP
-            )
+            level = float(np.clip(median(known), TINT_USUAL, TINT_CAP)) if len(known) else TINT_CAP
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         gaps = np.diff(order)
@@ -249,7 +248,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             while len(low) >= 2 and low[-1] - low[-2] > 0.06:
                 odd.append(low.pop())
             top = float(low[-1])  # the strongest tint that is surely empty
-            high = float(np.median(order[int(np.argmax(gaps)) + 1 :]))
+            high = float(median(order[int(np.argmax(gaps)) + 1 :]))
             # one alone is a tint only when far under the tokens beside it
             alone_ok = len(low) >= 2 or top <= 0.55 * high
             quiet[idx] = top + 0.02 if alone_ok else min(top - 0.04, 0.45)
@@ -267,7 +266,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             full[idx] = max(TOKEN_SURE, float(order[0]) - 0.02)
             faint[idx] = full[idx] - 0.1
             continue
-        level = min(float(np.median(order)), TINT_CAP)
+        level = min(float(median(order)), TINT_CAP)
         # the faintest of the group is taken for an empty tint only while it is well under
         # any token of that colour seen (a group of one may be a token itself)
         ceiling = 0.55 * tokens_elsewhere if tokens_elsewhere == tokens_elsewhere else 0.45
@@ -290,7 +289,7 @@ def _tint_drift(now: np.ndarray, learned: np.ndarray, token: float) -> float:
     looks_tint = (now > 0.1) & (now < np.minimum(learned * 1.5, 0.7 * token))
     if looks_tint.sum() < max(2, 0.5 * len(now)):
         return 1.0
-    return float(np.clip(np.median(now[looks_tint] / np.maximum(learned[looks_tint], 0.05)),
+    return float(np.clip(median(now[looks_tint] / np.maximum(learned[looks_tint], 0.05)),
                          0.7, 1.3))  # fmt: skip
 
 
@@ -304,14 +303,14 @@ def _token_levels(strength: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
         alone = others < TOKEN_FAINT
         clear = (owner_k != k) & (strength[:, k] >= TOKEN_SURE + 0.1) & alone
         if clear.sum() >= 2:
-            levels[k] = float(np.median(strength[clear, k]))
+            levels[k] = float(median(strength[clear, k]))
             continue
         own = np.sort(strength[(owner_k == k) & alone & (strength[:, k] >= 0.15), k])
         if len(own) >= 2:
             cut = int(np.argmax(np.diff(own)))
             high = own[cut + 1 :]
             if own[cut + 1] - own[cut] >= 0.25 and high.min() > TINT_CAP:
-                levels[k] = float(np.median(high))
+                levels[k] = float(median(high))
     return levels
 
 
