@@ -223,8 +223,15 @@ def _paper_coloured(img: np.ndarray, m: np.ndarray) -> np.ndarray:
 def paper_coloured(image: np.ndarray, usual=(1.0, 1.0, 1.0)) -> np.ndarray:
     """(H, W) bool: pixels whose colour, brightness divided out, lies within HUE_OUTLIER of
     the paper's `usual` colour (in a paper-normalised view the paper is grey: the default)."""
-    colour = image / np.maximum(mean3(image)[..., None], 1e-3)
-    return max3(np.abs(colour - np.asarray(usual, np.float32))) < HUE_OUTLIER
+    light = np.maximum(mean3(image), 1e-3)
+    usual = np.asarray(usual, np.float32)
+    off = None  # max3 of |colour - usual|, one channel at a time (no (H, W, 3) temporaries)
+    for c in range(3):
+        d = image[..., c] / light
+        d -= usual[c]
+        np.abs(d, out=d)
+        off = d if off is None else np.maximum(off, d, out=off)
+    return off < HUE_OUTLIER
 
 
 def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView:
