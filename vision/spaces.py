@@ -106,14 +106,10 @@ def _windows(colours: tuple[str, ...], cal: Calibration | None) -> _Windows:
 def _hue_member(hues: np.ndarray) -> np.ndarray:
     """(K, HUE_BINS): each colour owns the hues within 45 degrees of its own that are nearer
     to it than to any other colour's by a margin (a hue between two colours is neither)."""
-    member = np.zeros((len(hues), HUE_BINS), bool)
-    for k, hue in enumerate(hues):
-        own = _angle(HUE_CENTRES, hue)
-        member[k] = own <= 45.0
-        for j, other in enumerate(hues):
-            if j != k:
-                member[k] &= own <= _angle(HUE_CENTRES, other) - 2 * HUE_MARGIN
-    return member
+    angle = _angle(HUE_CENTRES[None, :], np.asarray(hues, np.float64)[:, None])  # (K, HUE_BINS)
+    nearer = angle[:, None, :] <= angle[None, :, :] - 2 * HUE_MARGIN  # [k, j]: k's by a margin
+    nearer[np.arange(len(angle)), np.arange(len(angle))] = True  # (each is no rival of its own)
+    return (angle <= 45.0) & nearer.all(1)
 
 
 def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _Windows:
@@ -230,7 +226,8 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         vals = strength[idx, k]
-        others = np.delete(strength[idx], k, axis=1).max(1) if len(win.colours) > 1 else 0 * vals
+        k_count = len(win.colours)
+        others = strength[idx][:, _all_but(k_count, k)].max(1) if k_count > 1 else 0 * vals
         # holes covered by another colour, or not seen, say nothing about the tint
         order = np.sort(vals[(vals >= 0.15) & (others < TOKEN_FAINT)])
         if len(order) == 0:  # every hole covered: a token of the seat's colour beside another
@@ -282,6 +279,13 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
     return _Bars(quiet, faint, full)
 
 
+def _all_but(count: int, k: int) -> np.ndarray:
+    """(count,) bool: every column but k (`np.delete`'s columns, without its overhead)."""
+    keep = np.ones(count, bool)
+    keep[k] = False
+    return keep
+
+
 def _tint_drift(now: np.ndarray, learned: np.ndarray, token: float) -> float:
     """How much a seat's printed tint has changed since the calibration (a new lamp, a
     cloud): the median change over the spaces that still look like tints, not tokens. Only
@@ -297,9 +301,10 @@ def _token_levels(strength: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
     """Per colour, the chroma of its clear tokens in this photo (nan when unknown): on spaces
     not printed in that colour; else, on its own seat's spaces, the stronger of two groups
     that lie far apart, when stronger than any printed tint."""
-    levels = np.full(strength.shape[1], np.nan)
-    for k in range(strength.shape[1]):
-        others = np.delete(strength, k, axis=1).max(1) if strength.shape[1] > 1 else 0.0
+    count = strength.shape[1]
+    levels = np.full(count, np.nan)
+    for k in range(count):
+        others = strength[:, _all_but(count, k)].max(1) if count > 1 else 0.0
         alone = others < TOKEN_FAINT
         clear = (owner_k != k) & (strength[:, k] >= TOKEN_SURE + 0.1) & alone
         if clear.sum() >= 2:
