@@ -68,6 +68,29 @@ class ReaderPlan:
     crops: tuple[ScaleCrop, ...]  # per token size (as `scales`): where its look is needed
     ring_reach: tuple[slice, slice]  # the part of the top view the rings round cells reach
 
+    # each space's pixels of a disc or ring about its centre, as flat indices (clipped to the
+    # view): the same for every frame, so worked out once per board
+    def _about_centres(self, offsets: np.ndarray) -> np.ndarray:
+        at = np.clip(self.centre[:, None] + offsets[None, :], 0, self.shape[0] * self.shape[1] - 1)
+        at.flags.writeable = False
+        return at
+
+    @cached_property
+    def hole_at(self) -> np.ndarray:
+        return self._about_centres(self.hole)
+
+    @cached_property
+    def disc_at(self) -> np.ndarray:
+        return self._about_centres(self.disc)
+
+    @cached_property
+    def collar_at(self) -> np.ndarray:
+        return self._about_centres(self.collar)
+
+    @cached_property
+    def reach_at(self) -> np.ndarray:
+        return self._about_centres(self.reach)
+
 
 @dataclass(frozen=True)
 class ScaleCrop:
@@ -319,16 +342,16 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     centre = _centre_look(view.image, plan)
     valid = _cells_in_view(view, plan, n)
     raw = view.raw.reshape(-1, 3)
-    hole = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(raw) - 1)
+    hole = plan.hole_at
     # the camera saturated in the hole's middle: a grey print never does but in glare
     middle_px = raw[hole]
     full = max3(middle_px) >= 250
     clipped = full.mean(1).astype(np.float32)
     washed = (full & (min3(middle_px) >= WASHED_PALE)).mean(1).astype(np.float32)
     grey = cv2.transform(view.image, np.full((1, 3), 1.0 / 3.0)).ravel()
-    disc_light = grey[np.clip(plan.centre[:, None] + plan.disc[None, :], 0, len(grey) - 1)]
+    disc_light = grey[plan.disc_at]
     middle = grey[hole].mean(1)  # (the top view and its grey have the same pixels)
-    ring = grey[np.clip(plan.centre[:, None] + plan.collar[None, :], 0, len(grey) - 1)]
+    ring = grey[plan.collar_at]
     k = int(COLLAR_SHARE * (ring.shape[1] - 1))
     collar = np.partition(ring, k, axis=1)[:, k] / np.maximum(middle, 1e-3)
     sliver = _sliver(view, plan, n) if board.shared_spaces else None
@@ -351,7 +374,7 @@ def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     """(N, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
     SLIVER_REACH_MM of each space's centre."""
     flat = view.image.reshape(-1, 3)
-    px = flat[np.clip(plan.centre[:, None] + plan.reach[None, :], 0, len(flat) - 1)]
+    px = flat[plan.reach_at]
     cx, cy, _ = chroma(px[..., 0], px[..., 1], px[..., 2])
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
     bins = (hue_deg(cx[strong], cy[strong]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
@@ -410,6 +433,6 @@ def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndar
 def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
     """(N, 3): chroma x, chroma y, brightness of the middle of each printed hole."""
     flat = image.reshape(-1, 3)
-    idx = np.clip(plan.centre[:, None] + plan.hole[None, :], 0, len(flat) - 1)
+    idx = plan.hole_at
     b, g, r = flat[idx].mean(1).T
     return np.stack(chroma(b, g, r), 1)
