@@ -547,21 +547,22 @@ def classify_spaces(
     empty = ev.empty
     achromatic = [c for c in candidate_colours(board) if c not in ev.colours]
     result: dict[str, tuple[str | None, float]] = {}
+    # the per-space loop reads Python floats (numpy's, as lists: no scalar indexing per space)
+    token, valid, empties = ev.token.tolist(), samples.valid.tolist(), empty.tolist()
+    stray_doubt = _conf(ev.stray, 0.3, 0.5).tolist()
     for i, sid in enumerate(samples.ids):
-        if not samples.valid[i]:
+        if not valid[i]:
             result[sid] = (UNKNOWN, 0.0)
             continue
-        found = sorted(
-            ((float(ev.token[i, k]), c) for k, c in enumerate(ev.colours) if ev.token[i, k] > 0),
-            reverse=True,
-        )
+        pairs = zip(token[i], ev.colours, strict=True)
+        found = sorted(((t, c) for t, c in pairs if t > 0), reverse=True)
         if found and found[0][0] >= 0.5:
             best, colour = found[0]
             second = found[1][0] if len(found) > 1 else 0.0
             if board.shared_spaces and second >= 0.5:
                 reading = (contest_mark(board, colour, found[1][1]), min(best, second))
             else:
-                doubt = max(second, float(_conf(ev.stray[i], 0.3, 0.5)))
+                doubt = max(second, stray_doubt[i])
                 if board.shared_spaces:  # a second stand half hidden behind?
                     doubt = max(doubt, _hidden_stand(ev, i, colour))
                 reading = (colour, min(best, 1.0 - doubt))
@@ -570,7 +571,7 @@ def classify_spaces(
                 achromatic, ev.light[i], ev.centre_chroma[i], empty[i], calibration, sid
             )
         else:
-            reading = (None, float(empty[i]))
+            reading = (None, empties[i])
         if reading[1] < config.min_confidence:
             reading = (UNKNOWN, reading[1])
         result[sid] = reading
