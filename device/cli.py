@@ -302,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     bench.add_argument(
         "--repeats", type=int, default=1,
-        help="vision simulated_dice: time every read this many times, keep the fastest",
+        help="vision simulated, simulated_dice: time every read this many times, keep the fastest",
     )  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")

@@ -114,8 +114,8 @@ def bench(
     """Simulated frames per game board, and the real dice photos (shared set when present).
 
     ``parts``: which of :data:`BENCH_PARTS` to run (one part alone is quick to re-measure);
-    ``game``: only that game; ``repeats``: the simulated throws time every read that many
-    times and keep the fastest (less noise from other work on a shared machine)."""
+    ``game``: only that game; ``repeats``: the simulated frames and throws time every read
+    that many times and keep the fastest (less noise from other work on a shared machine)."""
     from hardware.simtable import SimulatedTable
     from vision.bench import evaluate_simulated
     from vision.dice_eval import dataset_pairs, evaluate
@@ -141,6 +141,7 @@ def bench(
             tick,
             table_factory=lambda b, s: SimulatedTable(b, seed=s),
             start_placements=starts,
+            repeats=repeats,
         )
         if progress:
             print(file=sys.stderr)

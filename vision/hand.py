@@ -102,10 +102,24 @@ def _balanced(top: np.ndarray, valid: np.ndarray) -> np.ndarray:
     pix = top[::3, ::3][valid[::3, ::3] > 0]
     if len(pix) == 0:
         return top.astype(np.float32)
-    med = np.maximum(np.median(pix, 0), 1.0)
+    med = np.maximum(_channel_median(pix), 1.0)
     gain = (200.0 / med).astype(np.float32)
     # one float32 product per pixel, as numpy's top.astype(float32) * gain, in one pass
     return cv2.multiply(top, (*(float(g) for g in gain), 0.0), dtype=cv2.CV_32F)
+
+
+def _channel_median(pix: np.ndarray) -> np.ndarray:
+    """`np.median(pix, 0)` of (P, C) pixels, exactly; of uint8 ones from a histogram per channel,
+    several times faster than numpy's sort-based median on every frame."""
+    if pix.dtype != np.uint8:
+        return np.median(pix, 0)
+    low, high = (len(pix) - 1) // 2, len(pix) // 2  # the middle one, or the middle two
+    out = np.empty(pix.shape[1])
+    for c in range(pix.shape[1]):
+        below = np.cumsum(np.bincount(pix[:, c], minlength=256))
+        a, b = np.searchsorted(below, (low, high), side="right")
+        out[c] = (float(a) + float(b)) / 2.0
+    return out
 
 
 # the reference top view balanced under the last mask it was used with, per reference
@@ -177,10 +191,13 @@ def _across_edge(foreign: np.ndarray, board: Board, config: VisionConfig) -> np.
     still found: it always comes in from outside the board, and no token, die or print lies
     on the board's outer edge."""
     s = board_scale(board, config)
+    edge, deep = max(1, round(ARM_EDGE_MM * s)), max(2, round(ARM_DEEP_MM * s))
+    rim = (foreign[:edge], foreign[-edge:], foreign[:, :edge], foreign[:, -edge:])
+    if not any(strip.any() for strip in rim):  # the usual frame: nothing comes in from outside
+        return None
     runs, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=8)
     if runs <= 1:
         return None
-    edge, deep = max(1, round(ARM_EDGE_MM * s)), max(2, round(ARM_DEEP_MM * s))
     border = np.ones(labels.shape, bool)
     border[edge:-edge, edge:-edge] = False
     inner = np.zeros(labels.shape, bool)

@@ -19,6 +19,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.palette import PALETTE
 from rules.printing import HOLE_RGB, TINT_SHARE
+from vision.exact import mean3, median, quantile
 from vision.tokens import SpaceLooks, chroma
 from vision.topview import nearest_spacing
 
@@ -153,7 +154,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     if len(pick) < MIN_PLAIN:
         return none
     look = samples.centre[pick].astype(np.float64)
-    usual = np.median(look, 0)
+    usual = median(look, 0)
     if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
         return none
     alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
@@ -174,7 +175,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     own = bgr_of(samples.centre.astype(np.float64))
     veil = _veil(lifted, plain_bgr[lit_as_usual], own, plan.gain)
     lifted_look = _look_of(lifted * plan.gain)
-    unlifted = _floor(plain_bgr[lit_as_usual]) * plan.gain.mean(1)
+    unlifted = _floor(plain_bgr[lit_as_usual]) * mean3(plan.gain)
     if not veil.any():
         return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted)
     veiled = _with_tint_gain(samples, board, _look_of(veil + (lifted - veil) * plan.gain))
@@ -185,13 +186,13 @@ def _nearest_plain(plan: _PrintPlan, pick: np.ndarray, plain_bgr: np.ndarray) ->
     """(N, 3) per hole, the median colour of the NEAREST_PLAIN plain holes `pick` nearest it."""
     near = min(NEAREST_PLAIN, len(pick))
     nearest = np.argpartition(plan.distance[:, pick], near - 1, axis=1)[:, :near]
-    return np.median(plain_bgr[nearest], axis=1)
+    return median(plain_bgr[nearest], axis=1)
 
 
 def _floor(plain_bgr: np.ndarray) -> float:
     """The brightness of the plain print without glare: the least lifted of the plain holes,
     but never brighter than a bare grey can look (then glare lies over the whole board)."""
-    return min(float(np.quantile(plain_bgr.mean(1), VEIL_FLOOR)), BARE_GREY_MOST)
+    return min(float(quantile(mean3(plain_bgr), VEIL_FLOOR)), BARE_GREY_MOST)
 
 
 def _look_of(bgr: np.ndarray) -> np.ndarray:
@@ -210,9 +211,9 @@ def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.nda
     the same white. Where even the least lifted are brighter than a bare grey can look
     (BARE_GREY_MOST), the glare lies over the whole board: the lift is counted from there."""
     floor = _floor(plain_bgr)
-    near = (hole.mean(1) - floor) / max(1.0 - floor, 1e-3)
-    print_light = floor * gain.mean(1)
-    itself = (own.mean(1) - print_light) / np.maximum(1.0 - print_light, 1e-3)
+    near = (mean3(hole) - floor) / max(1.0 - floor, 1e-3)
+    print_light = floor * mean3(gain)
+    itself = (mean3(own) - print_light) / np.maximum(1.0 - print_light, 1e-3)
     veil = np.clip(np.minimum(near, itself), 0.0, VEIL_MAX)
     # plain holes differ a little anyway (noise, the paper field's fit): that is no glare
     return (veil * np.clip((veil - VEIL_NOISE[0]) / (VEIL_NOISE[1] - VEIL_NOISE[0]), 0, 1))[:, None]
@@ -258,7 +259,7 @@ def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.n
         ok = seat[bare_like[seat] & ~np.isnan(ratio[seat])]
         if len(ok) < max(TINT_GAIN_MIN_HOLES, TINT_GAIN_SHARE * in_hue[seat].sum()):
             continue
-        gain = float(np.clip(np.median(ratio[ok]), *TINT_GAIN_RANGE))
+        gain = float(np.clip(median(ratio[ok]), *TINT_GAIN_RANGE))
         out[seat, :2] *= gain
     return out
 

@@ -24,6 +24,7 @@ from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
+from vision.exact import median
 from vision.printlook import check_print, predicted_prints, seats_play_grey, tint_level
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
@@ -105,14 +106,10 @@ def _windows(colours: tuple[str, ...], cal: Calibration | None) -> _Windows:
 def _hue_member(hues: np.ndarray) -> np.ndarray:
     """(K, HUE_BINS): each colour owns the hues within 45 degrees of its own that are nearer
     to it than to any other colour's by a margin (a hue between two colours is neither)."""
-    member = np.zeros((len(hues), HUE_BINS), bool)
-    for k, hue in enumerate(hues):
-        own = _angle(HUE_CENTRES, hue)
-        member[k] = own <= 45.0
-        for j, other in enumerate(hues):
-            if j != k:
-                member[k] &= own <= _angle(HUE_CENTRES, other) - 2 * HUE_MARGIN
-    return member
+    angle = _angle(HUE_CENTRES[None, :], np.asarray(hues, np.float64)[:, None])  # (K, HUE_BINS)
+    nearer = angle[:, None, :] <= angle[None, :, :] - 2 * HUE_MARGIN  # [k, j]: k's by a margin
+    nearer[np.arange(len(angle)), np.arange(len(angle))] = True  # (each is no rival of its own)
+    return (angle <= 45.0) & nearer.all(1)
 
 
 def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _Windows:
@@ -224,12 +221,13 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             continue
         shows = printed[idx]
         if shows.any():  # the tint as this photo shows it, where the print is seen bare
-            level = min(float(np.median(print_level[idx[shows]])), TINT_CAP)
+            level = min(float(median(print_level[idx[shows]])), TINT_CAP)
             quiet[idx] = np.where(shows, level + 0.1, level)
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         vals = strength[idx, k]
-        others = np.delete(strength[idx], k, axis=1).max(1) if len(win.colours) > 1 else 0 * vals
+        k_count = len(win.colours)
+        others = strength[idx][:, _all_but(k_count, k)].max(1) if k_count > 1 else 0 * vals
         # holes covered by another colour, or not seen, say nothing about the tint
         order = np.sort(vals[(vals >= 0.15) & (others < TOKEN_FAINT)])
         if len(order) == 0:  # every hole covered: a token of the seat's colour beside another
@@ -237,9 +235,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             predicted = np.hypot(want[idx, 0], want[idx, 1])
             known = predicted[~np.isnan(predicted)]
             # (a prediction off a badly lit grey can fall short: never under a usual tint)
-            level = (
-                float(np.clip(np.median(known), TINT_USUAL, TINT_CAP)) if len(known) else TINT_CAP
-            )
+            level = float(np.clip(median(known), TINT_USUAL, TINT_CAP)) if len(known) else TINT_CAP
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
         gaps = np.diff(order)
@@ -249,7 +245,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             while len(low) >= 2 and low[-1] - low[-2] > 0.06:
                 odd.append(low.pop())
             top = float(low[-1])  # the strongest tint that is surely empty
-            high = float(np.median(order[int(np.argmax(gaps)) + 1 :]))
+            high = float(median(order[int(np.argmax(gaps)) + 1 :]))
             # one alone is a tint only when far under the tokens beside it
             alone_ok = len(low) >= 2 or top <= 0.55 * high
             quiet[idx] = top + 0.02 if alone_ok else min(top - 0.04, 0.45)
@@ -267,7 +263,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             full[idx] = max(TOKEN_SURE, float(order[0]) - 0.02)
             faint[idx] = full[idx] - 0.1
             continue
-        level = min(float(np.median(order)), TINT_CAP)
+        level = min(float(median(order)), TINT_CAP)
         # the faintest of the group is taken for an empty tint only while it is well under
         # any token of that colour seen (a group of one may be a token itself)
         ceiling = 0.55 * tokens_elsewhere if tokens_elsewhere == tokens_elsewhere else 0.45
@@ -283,6 +279,13 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
     return _Bars(quiet, faint, full)
 
 
+def _all_but(count: int, k: int) -> np.ndarray:
+    """(count,) bool: every column but k (`np.delete`'s columns, without its overhead)."""
+    keep = np.ones(count, bool)
+    keep[k] = False
+    return keep
+
+
 def _tint_drift(now: np.ndarray, learned: np.ndarray, token: float) -> float:
     """How much a seat's printed tint has changed since the calibration (a new lamp, a
     cloud): the median change over the spaces that still look like tints, not tokens. Only
@@ -290,7 +293,7 @@ def _tint_drift(now: np.ndarray, learned: np.ndarray, token: float) -> float:
     looks_tint = (now > 0.1) & (now < np.minimum(learned * 1.5, 0.7 * token))
     if looks_tint.sum() < max(2, 0.5 * len(now)):
         return 1.0
-    return float(np.clip(np.median(now[looks_tint] / np.maximum(learned[looks_tint], 0.05)),
+    return float(np.clip(median(now[looks_tint] / np.maximum(learned[looks_tint], 0.05)),
                          0.7, 1.3))  # fmt: skip
 
 
@@ -298,20 +301,21 @@ def _token_levels(strength: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
     """Per colour, the chroma of its clear tokens in this photo (nan when unknown): on spaces
     not printed in that colour; else, on its own seat's spaces, the stronger of two groups
     that lie far apart, when stronger than any printed tint."""
-    levels = np.full(strength.shape[1], np.nan)
-    for k in range(strength.shape[1]):
-        others = np.delete(strength, k, axis=1).max(1) if strength.shape[1] > 1 else 0.0
+    count = strength.shape[1]
+    levels = np.full(count, np.nan)
+    for k in range(count):
+        others = strength[:, _all_but(count, k)].max(1) if count > 1 else 0.0
         alone = others < TOKEN_FAINT
         clear = (owner_k != k) & (strength[:, k] >= TOKEN_SURE + 0.1) & alone
         if clear.sum() >= 2:
-            levels[k] = float(np.median(strength[clear, k]))
+            levels[k] = float(median(strength[clear, k]))
             continue
         own = np.sort(strength[(owner_k == k) & alone & (strength[:, k] >= 0.15), k])
         if len(own) >= 2:
             cut = int(np.argmax(np.diff(own)))
             high = own[cut + 1 :]
             if own[cut + 1] - own[cut] >= 0.25 and high.min() > TINT_CAP:
-                levels[k] = float(np.median(high))
+                levels[k] = float(median(high))
     return levels
 
 
@@ -583,21 +587,22 @@ def classify_spaces(
     empty = ev.empty
     achromatic = [c for c in candidate_colours(board) if c not in ev.colours]
     result: dict[str, tuple[str | None, float]] = {}
+    # the per-space loop reads Python floats (numpy's, as lists: no scalar indexing per space)
+    token, valid, empties = ev.token.tolist(), samples.valid.tolist(), empty.tolist()
+    stray_doubt = _conf(ev.stray, 0.3, 0.5).tolist()
     for i, sid in enumerate(samples.ids):
-        if not samples.valid[i]:
+        if not valid[i]:
             result[sid] = (UNKNOWN, 0.0)
             continue
-        found = sorted(
-            ((float(ev.token[i, k]), c) for k, c in enumerate(ev.colours) if ev.token[i, k] > 0),
-            reverse=True,
-        )
+        pairs = zip(token[i], ev.colours, strict=True)
+        found = sorted(((t, c) for t, c in pairs if t > 0), reverse=True)
         if found and found[0][0] >= 0.5:
             best, colour = found[0]
             second = found[1][0] if len(found) > 1 else 0.0
             if board.shared_spaces and second >= 0.5:
                 reading = (contest_mark(board, colour, found[1][1]), min(best, second))
             else:
-                doubt = max(second, float(_conf(ev.stray[i], 0.3, 0.5)))
+                doubt = max(second, stray_doubt[i])
                 if board.shared_spaces:  # a second stand half hidden behind?
                     doubt = max(doubt, _hidden_stand(ev, i, colour))
                 reading = (colour, min(best, 1.0 - doubt))
@@ -606,7 +611,7 @@ def classify_spaces(
                 achromatic, ev.light[i], ev.centre_chroma[i], empty[i], calibration, sid
             )
         else:
-            reading = (None, float(empty[i]))
+            reading = (None, empties[i])
         if reading[1] < config.min_confidence:
             reading = (UNKNOWN, reading[1])
         result[sid] = reading

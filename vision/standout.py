@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.geometry import Board
+from vision.exact import median
 from vision.printlook import nearby_seat_holes
 from vision.tokens import SpaceLooks
 
@@ -68,9 +69,9 @@ def standout_tokens(
         beside[i] = False
         if beside.sum() < STANDOUT_MIN_BARE:
             continue
-        if light[i] - np.median(light[beside]) < -STANDOUT_DARKER:
+        if light[i] - median(light[beside]) < -STANDOUT_DARKER:
             continue
-        excess = along[i] - np.median(along[beside])
+        excess = along[i] - median(along[beside])
         lo, hi = STANDOUT_CHROMA
         sure[i] = float(np.clip((excess - lo) / (hi - lo), 0.0, 1.0))
     return sure

@@ -20,6 +20,7 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
+from vision.exact import max3, mean3, median
 
 TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on shared boards)
 LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
@@ -195,7 +196,7 @@ def paper_field(
         w = cv2.GaussianBlur(m, (0, 0), sig)
         field = (v + 0.05 * mean) / (w + 0.05)[:, :, None]
         if again:
-            lum = img.mean(2) / np.maximum(field.mean(2), 1.0)
+            lum = mean3(img) / np.maximum(mean3(field), 1.0)
             m = m * (np.abs(lum - 1.0) < OUTLIER)
     field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
     return np.maximum(field, 8.0, out=field)
@@ -212,18 +213,25 @@ def _paper_coloured(img: np.ndarray, m: np.ndarray) -> np.ndarray:
     paper = img[where]
     if len(paper) < 4:
         return np.ones_like(m)
-    colour = paper / np.maximum(paper.mean(1, keepdims=True), 1.0)
-    usual = np.median(colour, axis=0)
+    colour = paper / np.maximum(mean3(paper)[:, None], 1.0)
+    usual = median(colour, axis=0)
     out = np.zeros_like(m)
-    out[where] = np.abs(colour - usual).max(1) < HUE_OUTLIER
+    out[where] = max3(np.abs(colour - usual)) < HUE_OUTLIER
     return out
 
 
 def paper_coloured(image: np.ndarray, usual=(1.0, 1.0, 1.0)) -> np.ndarray:
     """(H, W) bool: pixels whose colour, brightness divided out, lies within HUE_OUTLIER of
     the paper's `usual` colour (in a paper-normalised view the paper is grey: the default)."""
-    colour = image / np.maximum(image.mean(2, keepdims=True), 1e-3)
-    return np.abs(colour - np.asarray(usual, np.float32)).max(2) < HUE_OUTLIER
+    light = np.maximum(mean3(image), 1e-3)
+    usual = np.asarray(usual, np.float32)
+    off = None  # max3 of |colour - usual|, one channel at a time (no (H, W, 3) temporaries)
+    for c in range(3):
+        d = image[..., c] / light
+        d -= usual[c]
+        np.abs(d, out=d)
+        off = d if off is None else np.maximum(off, d, out=off)
+    return off < HUE_OUTLIER
 
 
 def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView:
