@@ -466,7 +466,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     token = _conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0))
     # or, on a seat's hole, a token of its colour standing out from the bare holes beside it
     seat_hue = win.hues[np.maximum(owner_k, 0)] if k_count else np.zeros(n)
-    standout = standout_tokens(samples, board, owner_k, seat_hue, hole_like, others, stray)
+    standout = standout_tokens(
+        samples, board, owner_k, seat_hue, hole_like, others, stray, bare_want
+    )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
     return Evidence(
         colours=win.colours,

@@ -40,6 +40,7 @@ def standout_tokens(
     hole_like: np.ndarray,
     others: np.ndarray,
     stray: np.ndarray,
+    bare_print: np.ndarray,
 ) -> np.ndarray:
     """(N,) how surely a token of its seat's colour lies on each seat's hole, told by standing
     out from the seat's bare holes nearby (0 on plain spaces and wherever it cannot be told).
@@ -47,7 +48,10 @@ def standout_tokens(
     `seat_hue`: each space's seat colour's hue (degrees; the colour is measured along it);
     `hole_like`: how like its bare print each hole looks (0..1, as `vision.spaces` weighs it);
     `others`: the strongest colour of another candidate in each cell; `stray`: of no
-    candidate."""
+    candidate; `bare_print`: (N, 3) each hole's bare look as this photo's plain holes predict
+    it (`vision.printlook`; nan where none is): the token must stand out from that as well as
+    from its neighbours, which may be paler than their print (a sheet of a home-printed board
+    laid a little off its place shows a hole's middle its tint's edge)."""
     n = len(owner_k)
     sure = np.zeros(n)
     seat = np.nonzero(owner_k >= 0)[0]
@@ -55,6 +59,7 @@ def standout_tokens(
         return sure
     hue = np.radians(seat_hue)
     along = samples.centre[:, 0] * np.cos(hue) + samples.centre[:, 1] * np.sin(hue)
+    printed = bare_print[:, 0] * np.cos(hue) + bare_print[:, 1] * np.sin(hue)
     light = np.log(np.maximum(samples.centre[:, 2], 1e-3)).astype(np.float64)
     bare = samples.valid & (hole_like >= BARE_HOLE) & (others < QUIET_OTHERS)
     lone = (
@@ -72,6 +77,8 @@ def standout_tokens(
         if light[i] - median(light[beside]) < -STANDOUT_DARKER:
             continue
         excess = along[i] - median(along[beside])
+        if not np.isnan(printed[i]):
+            excess = min(excess, along[i] - printed[i])
         lo, hi = STANDOUT_CHROMA
         sure[i] = float(np.clip((excess - lo) / (hi - lo), 0.0, 1.0))
     return sure
