@@ -22,10 +22,12 @@ from rules.geometry import Board
 from rules.palette import PALETTE, UNKNOWN
 from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
+from vision.confidence import ramp
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
 from vision.exact import median
-from vision.printlook import check_print, predicted_prints, seats_play_grey, tint_level
+from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
+from vision.printlook import check_print, predicted_prints, tint_level
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
@@ -49,15 +51,10 @@ COLLAR_SHOWN = 1.15  # ... this bright: the printed collar shows, no token wider
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
 HIDDEN_ON_TINT = 0.09  # ... on a seat's space, this much more of the seat's colour than its tint
-CLIPPED_NONE = 0.02  # share of a hole's middle saturated (glare) under which an absence (no
-CLIPPED_MOST = 0.08  # token) is told surely, and over which it is not at all
 GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
 SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
 SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
-VEILED_LIGHT = (0.12, 0.06)  # a hole under glare within this of the print lifted there
-VEILED_COLOUR = (0.06, 0.04)  # in brightness (log ratio) and colour (chroma units), with no
-VEILED_PEAK = (0.12, 0.06)  # colour peak above the print's tint by this, is bare (0 at first)
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -163,11 +160,6 @@ def _seats(board: Board, colours: tuple[str, ...]) -> _Seats:
     seats = {o: np.array([i for i, sp in enumerate(board.spaces) if sp.owner == o])
              for o, _ in groups}  # fmt: skip
     return _Seats(owner_k, {g: np.array(m) for g, m in groups.items()}, seats)
-
-
-def _conf(value: np.ndarray, zero: float, one: float) -> np.ndarray:
-    """0 at `zero`, 1 at `one` (either order), linear between."""
-    return np.clip((np.asarray(value, np.float64) - zero) / (one - zero), 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -370,7 +362,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     for k in range(k_count):
         pick = np.where(win.member[k][None, :], samples.peaks, -1.0).argmax(1)
         spread[:, k] = samples.spread[np.arange(n), pick]
-    token_sized = _conf(spread / np.maximum(strength, 1e-3), 0.55, 0.4)
+    token_sized = ramp(spread / np.maximum(strength, 1e-3), 0.55, 0.4)
     # token confidence per colour: against the tint where the space is printed in that colour
     faint = np.full((n, k_count), TOKEN_FAINT)
     full = np.full((n, k_count), TOKEN_SURE)
@@ -399,51 +391,38 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     empty_light = np.where(predicted, bare_want[:, 2], empty_light)
     known = ~np.isnan(empty_light)
     off_light = np.abs(np.log(np.maximum(light, 1e-3) / np.where(known, empty_light, 1.0)))
-    # or, glare being patchy, anywhere from the print with no glare to as lifted as the plain
-    # holes nearest it
-    low = np.fmin(np.fmin(prints.unlifted, prints.lifted[:, 2]), bare_want[:, 2])
-    high = np.fmax(prints.lifted[:, 2], bare_want[:, 2])
-    log_light = np.log(np.maximum(light, 1e-3))
-    off_range = np.maximum.reduce(
-        [np.log(np.maximum(low, 1e-3)) - log_light, log_light - np.log(np.maximum(high, 1e-3)),
-         np.zeros(n)]
-    )  # fmt: skip
-    # (and on a seat's hole closely: the range is wide, and a pale token of the seat's colour,
-    # as colourful as its tint, can be as bright as its lifted neighbours)
-    in_range = np.where(owner_k >= 0, _conf(off_range, *VEILED_LIGHT), _conf(off_range, 0.35, 0.22))
+    # or (glare being patchy) between its print with no glare and as lifted as its neighbours
     as_predicted = np.maximum(
-        _conf(off_light, 0.35, 0.22), np.where(np.isnan(off_range), 0.0, in_range)
+        ramp(off_light, *PREDICTED_LIGHT), in_lift_range(light, prints, owner_k)
     )
     # a printed hole is darker than the paper: nearly as bright, it is lost in glare
-    absolute = np.minimum(_conf(light, 0.2, 0.3), _conf(light, 0.9, 0.84))
-    glare_then = _conf(np.where(known, empty_light, 0.0), 0.88, 0.8)  # at the calibration
+    absolute = np.minimum(ramp(light, 0.2, 0.3), ramp(light, 0.9, 0.84))
+    glare_then = ramp(np.where(known, empty_light, 0.0), 0.88, 0.8)  # at the calibration
     hole_like = np.where(
         known,
         np.minimum.reduce(
             [
                 # the photo's own prediction is closer than a calibration minutes ago
-                np.where(predicted, as_predicted, _conf(off_light, 0.45, 0.3)),
+                np.where(predicted, as_predicted, ramp(off_light, 0.45, 0.3)),
                 absolute,
-                np.maximum(glare_then, _conf(light, 0.8, 0.72)),
+                np.maximum(glare_then, ramp(light, 0.8, 0.72)),
             ]
         ),
         absolute,
     )
-    coloured = not seats_play_grey(board)
-    veiled = _veiled_print(samples, want, _glare_peaks_allowed(board), (owner_k >= 0) & coloured)
-    hole_like = np.maximum(hole_like, veiled)
+    hole_like = np.maximum(hole_like, veiled_print(samples, board, want, owner_k))
     # on a seat's hole a pale token of its hue adds no colour to the tint: only light and an
     # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
     seat = np.nonzero(owner_k >= 0)[0]
     hole_like[seat] = np.minimum(hole_like[seat], _even_hole(samples, seat))
     # and a dull token of the seat's hue can match the tint's chroma: then only the print's
     # brightness and evenness tell the hole bare, and they must tell it clearly
-    hole_like[seat] = _conf(hole_like[seat], SEAT_HOLE_DOUBT, SEAT_HOLE_SURE)
+    hole_like[seat] = ramp(hole_like[seat], SEAT_HOLE_DOUBT, SEAT_HOLE_SURE)
     # and a token wider than the hole hides the bright collar printed around it (where only
     # the collar is printed there: not round a square, nor inside a marked hole's ink ring)
     plain = _plain_collars(board)
     if samples.collar is not None and plain.any():
-        collar = _conf(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
+        collar = ramp(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
         hole_like[plain] = np.minimum(hole_like[plain], collar)
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
@@ -459,11 +438,11 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # tint in the seat's own hue
     # against a tint the margin is thin: full confidence only clearly under it
     under = strength - quiet_at + np.where(quiet_at > QUIET, 0.02, 0.0)
-    no_token = _conf(under, 0.08, 0.0).min(1) if k_count else np.ones(n)
+    no_token = ramp(under, 0.08, 0.0).min(1) if k_count else np.ones(n)
     # where the camera saturated (glare), a pale token and the print look alike
-    unclipped = _conf(samples.clipped, CLIPPED_MOST, CLIPPED_NONE)
+    unclipped = unsaturated(samples)
     no_token = np.minimum(no_token, unclipped)
-    token = _conf(strength, faint, full) * token_sized if k_count else np.zeros((n, 0))
+    token = ramp(strength, faint, full) * token_sized if k_count else np.zeros((n, 0))
     # or, on a seat's hole, a token of its colour standing out from the bare holes beside it
     seat_hue = win.hues[np.maximum(owner_k, 0)] if k_count else np.zeros(n)
     standout = standout_tokens(
@@ -474,9 +453,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         colours=win.colours,
         token=token,
         no_token=no_token,
-        quiet=np.minimum(_conf(stray, 0.4, 0.28), _conf(samples.far, 0.4, 0.28)),
+        quiet=np.minimum(ramp(stray, 0.4, 0.28), ramp(samples.far, 0.4, 0.28)),
         hole_like=hole_like,
-        plain=np.minimum(_conf(off_print, 0.32, 0.2), like_print),
+        plain=np.minimum(ramp(off_print, 0.32, 0.2), like_print),
         stray=stray,
         light=light,
         centre_chroma=centre_chroma,
@@ -496,52 +475,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
 def _like(cx: np.ndarray, cy: np.ndarray, want: np.ndarray) -> np.ndarray:
     """(N,) how near the middle's colour is to the predicted print's (1 where none is)."""
     off = np.hypot(cx - want[:, 0], cy - want[:, 1])
-    return np.where(np.isnan(off), 1.0, _conf(off, 0.25, 0.15))
-
-
-def _veiled_print(
-    samples: SpaceLooks, want: np.ndarray, peaked: np.ndarray, washable: np.ndarray
-) -> np.ndarray:
-    """(N,) how surely a hole too bright for the print is the print, lifted by glare.
-
-    Glare off the paper lifts its print toward white, so a bright hole may be a pale token or
-    the print itself. The plain holes nearby (`want`, see `vision.printlook`) show how far the
-    print is lifted here: a hole as bright as they are, in their very colour, with no colour
-    peak anywhere in its cell and nothing saturated, is their print. A token stands above the
-    glare on the paper: it keeps its colour (or, washed white itself, saturates). Where
-    `peaked`, a grey hole may be brighter still (the glare can peak on it, between the plain
-    holes that show it): a plain grey hole is no token's colour where no seat plays grey ones.
-    Where `washable` (a seat's hole, where no seat plays grey tokens), its tint may be paler than
-    predicted, never more colourful: a token of the seat's colour is more colourful still."""
-    predicted = ~np.isnan(want[:, 2])
-    wanted = np.where(predicted[:, None], want, 1.0)  # (where none is, the result is 0)
-    lift = np.log(np.maximum(samples.centre[:, 2], 1e-3) / wanted[:, 2])
-    off_light = np.where(peaked, np.maximum(-lift, 0.0), np.abs(lift))
-    off_colour = np.hypot(samples.centre[:, 0] - wanted[:, 0], samples.centre[:, 1] - wanted[:, 1])
-    # (where `washable`, anywhere from grey to the tint predicted: a camera's tone curve
-    # washes a tint under glare paler than white light laid over it alone would)
-    tint = np.hypot(wanted[:, 0], wanted[:, 1])
-    ux, uy = wanted[:, 0] / np.maximum(tint, 1e-6), wanted[:, 1] / np.maximum(tint, 1e-6)
-    along = np.clip(samples.centre[:, 0] * ux + samples.centre[:, 1] * uy, 0.0, tint)
-    paler = np.hypot(samples.centre[:, 0] - along * ux, samples.centre[:, 1] - along * uy)
-    off_colour = np.where(washable, paler, off_colour)
-    surely = np.minimum.reduce(
-        [
-            _conf(off_light, *VEILED_LIGHT),
-            _conf(off_colour, *VEILED_COLOUR),
-            _conf(samples.peaks.max(1) - np.hypot(wanted[:, 0], wanted[:, 1]), *VEILED_PEAK),
-            _conf(samples.clipped, CLIPPED_MOST, CLIPPED_NONE),
-        ]
-    )
-    return np.where(predicted, surely, 0.0)
-
-
-@lru_cache(maxsize=16)
-def _glare_peaks_allowed(board: Board) -> np.ndarray:
-    """(N,) bool: plain holes, where no seat plays grey tokens (see `_veiled_print`)."""
-    allowed = np.array([sp.owner is None for sp in board.spaces]) & ~seats_play_grey(board)
-    allowed.flags.writeable = False
-    return allowed
+    return np.where(np.isnan(off), 1.0, ramp(off, 0.25, 0.15))
 
 
 @lru_cache(maxsize=16)
@@ -558,7 +492,7 @@ def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
     under any soft light. A token set down off centre can leave the hole's middle bare while
     it covers a side of the hole, and a pale one in its seat's hue adds no colour there, only
     light and an edge."""
-    return _conf(samples.unevenness[spaces], UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
+    return ramp(samples.unevenness[spaces], UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
 
 
 def _print_tint(want: np.ndarray, owner_k: np.ndarray, quiet_at: np.ndarray) -> np.ndarray:
@@ -591,7 +525,7 @@ def classify_spaces(
     result: dict[str, tuple[str | None, float]] = {}
     # the per-space loop reads Python floats (numpy's, as lists: no scalar indexing per space)
     token, valid, empties = ev.token.tolist(), samples.valid.tolist(), empty.tolist()
-    stray_doubt = _conf(ev.stray, 0.3, 0.5).tolist()
+    stray_doubt = ramp(ev.stray, 0.3, 0.5).tolist()
     for i, sid in enumerate(samples.ids):
         if not valid[i]:
             result[sid] = (UNKNOWN, 0.0)
@@ -628,7 +562,7 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
     under enough glare, that no second stand is there cannot be told."""
     row = ev.owner_k[i]
     tinted = row >= 0 and ev.colours[row] != colour
-    doubt = float(_conf(ev.washed[i], GLARE_HIDES_NONE, GLARE_HIDES)) if tinted else 0.0
+    doubt = float(ramp(ev.washed[i], GLARE_HIDES_NONE, GLARE_HIDES)) if tinted else 0.0
     for k, patch in enumerate(ev.beside[i]):
         if ev.colours[k] == colour:
             continue
@@ -636,9 +570,9 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
             excess, bar = patch - ev.print_tint[i], HIDDEN_ON_TINT
         else:
             excess, bar = patch, HIDDEN_STAND
-        doubt = max(doubt, float(_conf(excess, bar - 0.06, bar)))
+        doubt = max(doubt, float(ramp(excess, bar - 0.06, bar)))
         if ev.owner_k[i] != k:  # (on its own row that colour is print)
-            doubt = max(doubt, float(_conf(ev.sliver[i, k], SLIVER_NONE, SLIVER_HIDES)))
+            doubt = max(doubt, float(ramp(ev.sliver[i, k], SLIVER_NONE, SLIVER_HIDES)))
     return doubt
 
 
@@ -652,7 +586,7 @@ def _achromatic(colours, light, chroma, empty, cal, sid) -> tuple[str | None, fl
         hole = cal.empty_look(sid)[2] if cal else 0.47
         ratio = abs(np.log(max(light, 1e-3) / max(want, 1e-3)))
         gap = abs(np.log(max(hole, 1e-3) / max(want, 1e-3)))
-        conf = float(_conf(ratio, 0.6 * gap, 0.25 * gap))
+        conf = float(ramp(ratio, 0.6 * gap, 0.25 * gap))
         if conf > best[1]:
             best = (colour, conf * (1.0 - float(empty)))
     return best
