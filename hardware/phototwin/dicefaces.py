@@ -30,7 +30,7 @@ MIN_PIP_PX = 2.0  # pips of fewer photo pixels in radius are too coarse to enlar
 MAX_SLANT = 1.35  # a face seen foreshortened more than this is skipped
 FIT_ERROR = 0.2  # pips may lie this share of the grid spacing off the fitted layout
 # ideal pip positions (face sides from the middle) per value
-LAYOUT = {
+LAYOUT = {  # (a one, two or three may lie on either diagonal)
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
     3: [(-1, -1), (0, 0), (1, 1)],
@@ -83,7 +83,8 @@ def faces_from(photos: tuple[str, ...]) -> tuple[Face, ...]:
 
 
 def _pips(grey: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[float, float, float]]:
-    """Dark blobs (x, y, radius in px) whose middle lies in ``box`` of ``grey``."""
+    """Dark blobs (x, y, radius in px) whose middle lies in ``box`` of ``grey``; the blobs'
+    mean shape (2x2 second moments, px^2) is left in :data:`_last_shape`."""
     x0, y0, x1, y1 = box
     h, w = grey.shape
     pad = max(4, (x1 - x0) // 4)
@@ -91,28 +92,41 @@ def _pips(grey: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[float,
     part = grey[b0:b1, a0:a1].astype(np.float32)
     body = float(np.percentile(part, 75))
     dark = (part < 0.55 * body).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(dark, connectivity=8)
-    out = []
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    out, shapes = [], []
     for i in range(1, n):
         cx, cy = cents[i][0] + a0, cents[i][1] + b0
         radius = float(np.sqrt(stats[i, cv2.CC_STAT_AREA] / np.pi))
         if radius >= MIN_PIP_PX and x0 <= cx <= x1 and y0 <= cy <= y1:
             out.append((float(cx), float(cy), radius))
-    return out
+            ys, xs = np.nonzero(lab == i)
+            shapes.append(np.cov(np.stack([xs, ys])))
+    return out, (np.mean(shapes, axis=0) if shapes else np.eye(2))
+
+
+def _unslant(shape: np.ndarray) -> np.ndarray:
+    """The 2x2 map of determinant 1 that turns a round pip into the ellipse of ``shape``
+    (its second moments): a die's pips are round, so this is the photo's slant."""
+    vals, vecs = np.linalg.eigh(shape)
+    root = vecs @ np.diag(np.sqrt(np.maximum(vals, 1e-6))) @ vecs.T
+    return root / np.sqrt(max(np.linalg.det(root), 1e-12))
 
 
 def _layout(
-    value: int, pips: list[tuple[float, float, float]]
-) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
+    value: int, pips: list[tuple[float, float, float]], shape: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
     """The 2x3 affine map from face coordinates (sides, 0 in the middle) to photo pixels that
-    lays the value's pip layout on the found pips, and the layout's grid places (the
-    diagonal a two or three lies on); None when they do not fit one."""
+    lays the value's pip layout on the found pips, and the pips' places on the face (face
+    sides); None when they do not fit the layout. The slant comes from the pips' shape
+    (``shape``: a die's pips are round), the turn and size from their places; the face's
+    own design (a six's rows set wider than its columns) is kept."""
     pts = np.array([(x, y) for x, y, _ in pips])
     mid = pts.mean(0)
+    slant = _unslant(shape)
     if value == 1:
-        scale = 2 * pips[0][2] / ONE_PIP
-        return np.array([[scale, 0, mid[0]], [0, scale, mid[1]]]), [(0, 0)]
-    rel = pts - mid
+        m = np.hstack([slant * 2 * pips[0][2] / ONE_PIP, mid[:, None]])
+        return m, np.zeros((1, 2))
+    rel = (pts - mid) @ np.linalg.inv(slant).T
     far = np.argsort(-np.hypot(rel[:, 0], rel[:, 1]))[: 4 if value >= 4 else 2]
     z = (rel[far, 0] + 1j * rel[far, 1]) ** 4
     turn = np.angle(-z.sum()) / 4  # corners at 45 degrees to the face's edges
@@ -133,17 +147,11 @@ def _layout(
     mirrored = sorted((x, -y) for x, y in LAYOUT[value])
     if sorted(ideal) not in (sorted(LAYOUT[value]), mirrored):  # a two or three: either diagonal
         return None
-    src = np.array(ideal, float) * GRID
-    if value in (2, 3):  # a line: turn and scale only
-        scale = spread / GRID
-        m = np.array([[c * scale, -s * scale, mid[0]], [s * scale, c * scale, mid[1]]])
-    else:
-        design = np.hstack([src, np.ones((len(src), 1))])
-        m = np.linalg.lstsq(design, pts, rcond=None)[0].T
-    fitted = np.hstack([src, np.ones((len(src), 1))]) @ m.T
-    if np.max(np.hypot(*(fitted - pts).T)) > FIT_ERROR * spread:
+    if np.max(np.hypot(*(local - np.array(ideal) * spread).T)) > FIT_ERROR * 2 * spread:
         return None
-    return m, [(int(x), int(y)) for x, y in ideal]
+    scale = spread / GRID
+    m = np.hstack([slant @ np.array([[c, -s], [s, c]]) * scale, mid[:, None]])
+    return m, local / scale
 
 
 def _texture(bgr: np.ndarray, value: int, cx, cy, bw, bh) -> np.ndarray | None:
@@ -152,10 +160,10 @@ def _texture(bgr: np.ndarray, value: int, cx, cy, bw, bh) -> np.ndarray | None:
     if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 2:
         return None
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    pips = _pips(grey, box)
+    pips, shape = _pips(grey, box)
     if len(pips) != value:
         return None
-    found = _layout(value, pips)
+    found = _layout(value, pips, shape)
     if found is None:
         return None
     m, places = found
@@ -179,10 +187,10 @@ def _texture(bgr: np.ndarray, value: int, cx, cy, bw, bh) -> np.ndarray | None:
     yy, xx = (np.mgrid[0:t, 0:t] + 0.5) / t - 0.5
     near = np.zeros((t, t), np.float32)
     pip = np.zeros((t, t), bool)
-    for ix, iy in places:
-        d = np.hypot(xx - ix * GRID, yy - iy * GRID)
-        near = np.maximum(near, np.clip((2.2 * radius - d) / (0.6 * radius), 0, 1))
-        pip |= d < 1.3 * radius
+    for px, py in places:
+        d = np.hypot(xx - px, yy - py)
+        near = np.maximum(near, np.clip((2.8 * radius - d) / (0.8 * radius), 0, 1))
+        pip |= d < 1.5 * radius
     ring = (near > 0.99) & ~pip
     if ring.sum() < 8:
         return None
