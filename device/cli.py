@@ -77,7 +77,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(run_coach(names), indent=2))
         return 0
     if args.what == "vision":
-        from .vision_cli import BENCH_PARTS, bench, stress
+        from .vision_cli import BENCH_PARTS, OPT_IN_PARTS, bench, stress
 
         if args.twin:
             from .bench_twin import DEFAULT_SETS
@@ -90,7 +90,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             report = stress(args.frames, args.seed, progress=True)
         else:
             parts = tuple(args.parts.split(",")) if args.parts else BENCH_PARTS
-            unknown = sorted(set(parts) - set(BENCH_PARTS))
+            unknown = sorted(set(parts) - set(BENCH_PARTS) - set(OPT_IN_PARTS))
             if unknown:
                 print(f"boardref bench vision: unknown --parts {unknown}", file=sys.stderr)
                 return 2
@@ -298,7 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--parts", default=None,
         help="vision: comma-separated parts to run (simulated, simulated_dice, "
-        "demo_world_dice, drawn_dice_sweep, real_dice; default: all)",
+        "demo_world_dice, drawn_dice_sweep, real_dice; default: all; and on request "
+        "twin_dice: real dice in the photo-like twin's trays)",
     )  # fmt: skip
     bench.add_argument(
         "--repeats", type=int, default=1,

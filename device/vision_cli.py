@@ -100,6 +100,8 @@ def read_board(game_name: str, path: str, players: int | None = None) -> dict[st
 
 
 BENCH_PARTS = ("simulated", "simulated_dice", "demo_world_dice", "drawn_dice_sweep", "real_dice")
+# parts run only when named (minutes each)
+OPT_IN_PARTS = ("twin_dice",)
 
 
 def bench(
@@ -151,6 +153,10 @@ def bench(
         report["demo_world_dice"] = dice_bench.demo_world(games, frames, seed)
     if "drawn_dice_sweep" in parts:
         report["drawn_dice_sweep"] = dice_bench.sweep(games, max(6, frames // 2), seed)
+    if "twin_dice" in parts and SHARED_DICE.is_dir():
+        from .twin_dice import run as twin_dice
+
+        report["twin_dice"] = twin_dice(frames, seed, games, SHARED_DICE, progress)
     learnt = trained_on() if model_available() else frozenset()
     for label, folder in (("real_dice_shared", SHARED_DICE), ("real_dice_bundled", BUNDLED_DICE)):
         if "real_dice" in parts and folder.is_dir():

@@ -88,7 +88,7 @@ def build(scene: Scene) -> ShadowMaps:
     h = int((board.height + 2 * MARGIN_MM) / PIECE_MM_PER_PX)
     key = np.ones((h, w, 3), np.float32)
     ambient = np.ones((h, w), np.float32)
-    for piece in scene.pieces:
+    for piece in scene.pieces + tuple(scene.dice):
         _cast(piece, scene.light, key, ambient, (x0, y0))
     hw, hh = int(w * PIECE_MM_PER_PX / HAND_MM_PER_PX), int(h * PIECE_MM_PER_PX / HAND_MM_PER_PX)
     hand = np.ones((hh, hw, 2), np.float32)

@@ -17,25 +17,30 @@ from .tiles import artwork_point
 PIECE_SUPERSAMPLE = 3  # rays per pixel side where a piece or the hand is
 
 
-def render_linear(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
-    """(linear RGB image (H, W, 3) float32, hand coverage (H, W) 0..1).
+def render_linear(
+    scene: Scene, window: tuple[int, int, int, int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(linear RGB image (H, W, 3) float32, hand coverage (H, W) 0..1), of the whole photo or
+    of ``window`` (x0, y0, x1, y1 photo pixels) alone.
 
     The paper and table get one ray per pixel from a print prefiltered to the pixel's footprint;
     pieces and the hand get PIECE_SUPERSAMPLE^2 rays per pixel over their own windows and are
     laid over the table far to near, each pixel taking the share of its rays that hit them (a
     pixel's area average, so edges are as soft as a real sensor's)."""
     cam = scene.camera
+    view = window or (0, 0, cam.width, cam.height)
     o = cam.centre_t.astype(np.float32)
     maps = lighting.build(scene)
-    d = cam.rays(1)
+    d = cam.rays(1, window)
     x, y, normal = _plane_hits(scene, o, d)
     image = _plane_radiance(scene, maps, x, y, normal, d)
     hand_cover = np.zeros(x.shape, np.float32)
     far_first = sorted(
-        scene.pieces, key=lambda p: -float(np.linalg.norm(np.array([p.x, p.y, p.z]) - o))
+        scene.pieces + tuple(scene.dice),
+        key=lambda p: -float(np.linalg.norm(np.array([p.x, p.y, p.z]) - o)),
     )
     for piece in far_first:
-        win = _window(cam, piece.bounds())
+        win = _window(cam, piece.bounds(), view)
         if win is not None:
             _overlay(
                 scene,
@@ -43,13 +48,14 @@ def render_linear(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
                 win,
                 image,
                 lambda o_, d_, p=piece: _piece_colour(scene, maps, p, o_, d_),
+                view[:2],
             )
     if scene.hand is not None:
         for a, b, radius in scene.hand.capsules:
             corners = np.array(
                 [a + off for off in _cube(radius)] + [b + off for off in _cube(radius)]
             )
-            win = _window(cam, corners)
+            win = _window(cam, corners, view)
             if win is not None:
                 cover = _overlay(
                     scene,
@@ -57,9 +63,10 @@ def render_linear(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
                     win,
                     image,
                     lambda o_, d_, c=(a, b, radius): _hand_colour(scene, c, o_, d_),
+                    view[:2],
                 )
-                y0, x0 = win[1], win[0]
-                region = hand_cover[y0 : win[3], x0 : win[2]]
+                y0, x0 = win[1] - view[1], win[0] - view[0]
+                region = hand_cover[y0 : win[3] - view[1], x0 : win[2] - view[0]]
                 np.maximum(region, cover, out=region)
     return image, hand_cover
 
@@ -146,18 +153,19 @@ def _plane_radiance(scene: Scene, maps, x, y, normal, d) -> np.ndarray:
     return out.astype(np.float32)
 
 
-def _window(cam, corners: np.ndarray) -> tuple[int, int, int, int] | None:
-    """Photo pixels (x0, y0, x1, y1) covering the projection of a box's corners."""
+def _window(cam, corners: np.ndarray, view: tuple[int, int, int, int]):
+    """Photo pixels (x0, y0, x1, y1) covering the projection of a box's corners, within the
+    rendered ``view``; None when it lies outside."""
     px = cam.project(corners)
     x0, y0 = (np.floor(px.min(0)).astype(int) - 1).tolist()
     x1, y1 = (np.ceil(px.max(0)).astype(int) + 2).tolist()
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(cam.width, x1), min(cam.height, y1)
+    x0, y0, x1, y1 = max(view[0], x0), max(view[1], y0), min(view[2], x1), min(view[3], y1)
     if x1 <= x0 or y1 <= y0:
         return None
     return x0, y0, x1, y1
 
 
-def _overlay(scene, maps, win, image, colour_of) -> np.ndarray:
+def _overlay(scene, maps, win, image, colour_of, origin=(0, 0)) -> np.ndarray:
     """Lay a solid over the image within `win`: `colour_of(o, d)` -> (t, colour rows, hit mask)
     for the window's sub-pixel rays. Returns the coverage (share of rays that hit)."""
     s = PIECE_SUPERSAMPLE
@@ -170,7 +178,7 @@ def _overlay(scene, maps, win, image, colour_of) -> np.ndarray:
     full[hit] = colour
     acc = full.reshape(h, s, w, s, 3).sum((1, 3)) / (s * s)
     cover = hit.reshape(h, s, w, s).mean((1, 3)).astype(np.float32)
-    region = image[y0:y1, x0:x1]
+    region = image[y0 - origin[1] : y1 - origin[1], x0 - origin[0] : x1 - origin[0]]
     region *= (1 - cover)[..., None]
     region += acc
     return cover

@@ -64,6 +64,7 @@ _ASPECTS = {
     "curl": 9,
     "noise": 10,
     "body": 11,
+    "dice": 12,
 }
 
 
@@ -126,6 +127,7 @@ class Scene:
     hand: Hand | None
     sensor: Sensor
     meta: dict = field(default_factory=dict)
+    dice: tuple = ()  # dice lying on the table (hardware.phototwin.dice.Die), drawn as pieces
 
 
 def stream(seed: int, index: int, game: str, aspect: str) -> np.random.Generator:
@@ -149,8 +151,10 @@ def resolve(conditions) -> tuple[str, ...]:
     return names
 
 
-def sample(game_name: str, seed: int, index: int, conditions) -> Scene:
-    """Draw one photo's scene."""
+def sample(
+    game_name: str, seed: int, index: int, conditions, size: tuple[int, int] = (WIDTH, HEIGHT)
+) -> Scene:
+    """Draw one photo's scene, photographed at ``size`` (pixels; the same framing at any)."""
     on = resolve(conditions)
     game = _game(game_name)
     board = game.board
@@ -166,7 +170,7 @@ def sample(game_name: str, seed: int, index: int, conditions) -> Scene:
         stream(seed, index, game_name, "pieces"),
         "off_centre" in on,
     )
-    camera = _camera(board, stream(seed, index, game_name, "camera"), on)
+    camera = _camera(board, stream(seed, index, game_name, "camera"), on, size)
     light = _light(board, camera, stream(seed, index, game_name, "light"), on)
     if "shadow" in on:
         light = replace(
@@ -330,7 +334,9 @@ def _towards_home(piece: Piece, board: Board, tiles: tuple[Tile, ...]) -> Piece:
     return replace(piece, x=(piece.x + hx) / 2, y=(piece.y + hy) / 2)
 
 
-def _camera(board: Board, rng: np.random.Generator, on: tuple[str, ...]) -> Camera:
+def _camera(
+    board: Board, rng: np.random.Generator, on: tuple[str, ...], size: tuple[int, int]
+) -> Camera:
     fov = rng.uniform(55, 72) if "perspective" in on else rng.uniform(28, 38)
     tilt = rng.uniform(0, 12) if "tilt" in on else 0.0
     k1 = float(rng.uniform(-0.05, 0.05)) if "lens" in on else 0.0
@@ -338,7 +344,7 @@ def _camera(board: Board, rng: np.random.Generator, on: tuple[str, ...]) -> Came
     fill = rng.uniform(0.6, 0.85)
     centre = (rng.uniform(0.25, 0.75), rng.uniform(0.25, 0.75))
     return place_camera(
-        board.width, board.height, WIDTH, HEIGHT, fov, tilt, tilt_az, roll, fill, centre, k1
+        board.width, board.height, size[0], size[1], fov, tilt, tilt_az, roll, fill, centre, k1
     )
 
 
