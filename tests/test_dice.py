@@ -8,20 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
+from hardware.phototwin.dicefaces import LAYOUT  # pip centres on a face, grid -1, 0, 1
 from vision.dice import DiceConfig, DieReading, read_dice, read_dice_all
 from vision.dice_eval import dataset_pairs, evaluate, load_yolo_labels, match
 
 DATA = Path(__file__).parent / "data" / "dice"
-
-# pip centres on a face, in units of the half-spacing (grid -1, 0, 1)
-LAYOUT = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
-}
 
 
 def draw_die(
