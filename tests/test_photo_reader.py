@@ -482,3 +482,13 @@ def test_a_hole_sampled_off_its_print_never_stands_out_as_a_token():
     spaces = observe(frame, [game.board]).spaces
     assert spaces["red-h2"][0] in (None, UNKNOWN)
     assert _misread(spaces, truth) == []
+
+
+def test_a_seats_holes_where_the_glare_peaks_are_read_empty():
+    """The glare peaked on these bare seat squares: brighter than the plain squares around
+    them show the glare there, and every colour in their cells well under the tint washed by
+    it; they were unclear (twin dev seed 2011, photo 0, glare). Less colourful than the washed
+    tint and that bright, a square is its print: a stand keeps its colour."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
+    _read_bare(game, frame, truth, ["b1", "e1", "f1", "g1"])

@@ -23,6 +23,7 @@ CLIPPED_MOST = 0.08  # token) is told surely, and over which it is not at all
 VEILED_LIGHT = (0.12, 0.06)  # a hole under glare within this of the print lifted there
 VEILED_COLOUR = (0.06, 0.04)  # in brightness (log ratio) and colour (chroma units), with no
 VEILED_PEAK = (0.12, 0.06)  # colour peak above the print's tint by this, is bare (0 at first)
+PALER_PEAK = 0.06  # a seat's hole whose every colour is this far under its washed tint
 PREDICTED_LIGHT = (0.35, 0.22)  # a plain hole within this (log ratio) of its predicted print
 
 
@@ -55,16 +56,19 @@ def veiled_print(samples: SpaceLooks, board: Board, want: np.ndarray, owner_k: n
     plain grey hole may be brighter still (the glare can peak on it, between the plain holes
     that show it), and a seat's tint may be paler than predicted (a camera's tone curve washes
     it further than white light laid over it alone), never more colourful: a token of the
-    seat's colour is more colourful still."""
+    seat's colour is more colourful still. So a seat's hole with no colour anywhere in its cell
+    within PALER_PEAK of its washed tint may be brighter still, as a grey one may (a pale token
+    of the seat's colour, as bright, is at least as colourful as that tint)."""
     coloured = not seats_play_grey(board)
-    peaked = _plain_holes(board) & coloured
     washable = (owner_k >= 0) & coloured
     predicted = ~np.isnan(want[:, 2])
     wanted = np.where(predicted[:, None], want, 1.0)  # (where none is, the result is 0)
+    tint = np.hypot(wanted[:, 0], wanted[:, 1])
+    paler_than_tint = samples.peaks.max(1) - tint <= -PALER_PEAK
+    peaked = (_plain_holes(board) & coloured) | (washable & paler_than_tint)
     lift = np.log(np.maximum(samples.centre[:, 2], 1e-3) / wanted[:, 2])
     off_light = np.where(peaked, np.maximum(-lift, 0.0), np.abs(lift))
     off_colour = np.hypot(samples.centre[:, 0] - wanted[:, 0], samples.centre[:, 1] - wanted[:, 1])
-    tint = np.hypot(wanted[:, 0], wanted[:, 1])
     ux, uy = wanted[:, 0] / np.maximum(tint, 1e-6), wanted[:, 1] / np.maximum(tint, 1e-6)
     along = np.clip(samples.centre[:, 0] * ux + samples.centre[:, 1] * uy, 0.0, tint)
     paler = np.hypot(samples.centre[:, 0] - along * ux, samples.centre[:, 1] - along * uy)
