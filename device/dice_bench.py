@@ -236,12 +236,12 @@ def sweep(games: list, per_size: int, seed: int) -> dict[str, Any]:
                     frame = np.clip(img, 0, 255).astype(np.uint8)
                 homography = np.linalg.inv(truth.homography)
                 got = [d.value for d in TrayReader().read(frame, game.board, homography)]
-                _score(tray_n, got, value)
+                tally_die(tray_n, got, value)
                 names = [r.name for r in trays(game.board)]
                 x0, y0, x1, y1 = tray_regions(game.board, homography)[names.index(tray.name)]
                 crop = frame[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
                 photo = [d.value for d in read_dice(crop)] if min(crop.shape[:2]) >= 16 else []
-                _score(photo_n, photo, value)
+                tally_die(photo_n, photo, value)
             out[f"{size}px blur {blur:g} noise {noise:g}"] = {"tray": tray_n, "photo": photo_n}
     return out
 
@@ -263,7 +263,9 @@ def _copied(detail, board, homography):
     return CropDetail(detail.scale, crops)
 
 
-def _score(n: dict, got: list[int], value: int) -> None:
+def tally_die(n: dict, got: list[int], value: int) -> None:
+    """Count one die thrown as `value` into `n`: wrong if any value read differs, right if one
+    was read, else not read."""
     n["dice"] += 1
     if any(v != value for v in got):
         n["wrong"] += 1

@@ -25,7 +25,7 @@ import numpy as np
 
 import rules
 
-from .dice_bench import CAPTURES, SETTLE_FRAMES, _cpu_ms, _with_trays
+from .dice_bench import CAPTURES, SETTLE_FRAMES, _cpu_ms, _with_trays, tally_die
 
 # the conditions but the hand: the die lies still in the tray
 CONDITIONS = (
@@ -59,13 +59,7 @@ def score(truth: dict[str, int | None], read: list) -> dict[str, int]:
             n["empty_trays"] += 1
             n["false_alarms"] += bool(mine)
             continue
-        n["dice"] += 1
-        if any(v != value for v in mine):
-            n["wrong"] += 1
-        elif mine:
-            n["right"] += 1
-        else:
-            n["not_read"] += 1
+        tally_die(n, mine, value)
     return n
 
 
