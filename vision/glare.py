@@ -64,7 +64,8 @@ def veiled_print(samples: SpaceLooks, board: Board, want: np.ndarray, owner_k: n
     predicted = ~np.isnan(want[:, 2])
     wanted = np.where(predicted[:, None], want, 1.0)  # (where none is, the result is 0)
     tint = np.hypot(wanted[:, 0], wanted[:, 1])
-    paler_than_tint = samples.peaks.max(1) - tint <= -PALER_PEAK
+    above_tint = samples.peaks.max(1) - tint  # the cell's strongest colour over the tint
+    paler_than_tint = above_tint <= -PALER_PEAK
     peaked = (_plain_holes(board) & coloured) | (washable & paler_than_tint)
     lift = np.log(np.maximum(samples.centre[:, 2], 1e-3) / wanted[:, 2])
     off_light = np.where(peaked, np.maximum(-lift, 0.0), np.abs(lift))
@@ -77,7 +78,7 @@ def veiled_print(samples: SpaceLooks, board: Board, want: np.ndarray, owner_k: n
         [
             ramp(off_light, *VEILED_LIGHT),
             ramp(off_colour, *VEILED_COLOUR),
-            ramp(samples.peaks.max(1) - tint, *VEILED_PEAK),
+            ramp(above_tint, *VEILED_PEAK),
             unsaturated(samples),
         ]
     )

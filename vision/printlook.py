@@ -19,6 +19,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.palette import PALETTE
 from rules.printing import HOLE_RGB, TINT_SHARE
+from vision.confidence import ramp
 from vision.exact import mean3, median, quantile
 from vision.tokens import SpaceLooks, chroma
 from vision.topview import nearest_spacing
@@ -172,10 +173,10 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     bare = _with_tint_gain(samples, board, _look_of(hole * plan.gain))
     seen = lit_as_usual | glared
     lifted = hole if not glared.any() else _nearest_plain(plan, pick[seen], plain_bgr[seen])
-    own = bgr_of(samples.centre.astype(np.float64))
-    veil = _veil(lifted, plain_bgr[lit_as_usual], own, plan.gain)
+    floor = _floor(plain_bgr[lit_as_usual])
+    unlifted = floor * mean3(plan.gain)
+    veil = _veil(lifted, floor, unlifted, bgr_of(samples.centre.astype(np.float64)))
     lifted_look = _look_of(lifted * plan.gain)
-    unlifted = _floor(plain_bgr[lit_as_usual]) * mean3(plan.gain)
     if not veil.any():
         return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted)
     veiled = _with_tint_gain(samples, board, _look_of(veil + (lifted - veil) * plan.gain))
@@ -200,8 +201,10 @@ def _look_of(bgr: np.ndarray) -> np.ndarray:
     return np.stack(chroma(bgr[:, 0], bgr[:, 1], bgr[:, 2]), 1)
 
 
-def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """(N, 1): the share of white that glare off the paper lays over each hole's print.
+def _veil(hole: np.ndarray, floor: float, print_light: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """(N, 1): the share of white that glare off the paper lays over each hole's print
+    (`hole`: the plain holes' colour nearest each; `floor`: the plain print's brightness with
+    no glare, `print_light` each hole's; `own`: each hole's colour).
 
     In the paper-normalised view a plain hole's grey is the same ratio to its paper under any
     lamp; glare adds white light to both, and lifts the ratio toward 1. The plain holes least
@@ -210,13 +213,11 @@ def _veil(hole: np.ndarray, plain_bgr: np.ndarray, own: np.ndarray, gain: np.nda
     hole beside lifted ones may lie outside the glare). A seat's tint under it is washed by
     the same white. Where even the least lifted are brighter than a bare grey can look
     (BARE_GREY_MOST), the glare lies over the whole board: the lift is counted from there."""
-    floor = _floor(plain_bgr)
     near = (mean3(hole) - floor) / max(1.0 - floor, 1e-3)
-    print_light = floor * mean3(gain)
     itself = (mean3(own) - print_light) / np.maximum(1.0 - print_light, 1e-3)
     veil = np.clip(np.minimum(near, itself), 0.0, VEIL_MAX)
     # plain holes differ a little anyway (noise, the paper field's fit): that is no glare
-    return (veil * np.clip((veil - VEIL_NOISE[0]) / (VEIL_NOISE[1] - VEIL_NOISE[0]), 0, 1))[:, None]
+    return (veil * ramp(veil, *VEIL_NOISE))[:, None]
 
 
 def _with_tint_gain(samples: SpaceLooks, board: Board, want: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.geometry import Board
+from vision.confidence import ramp
 from vision.exact import median
 from vision.printlook import nearby_seat_holes
 from vision.tokens import SpaceLooks
@@ -79,6 +80,5 @@ def standout_tokens(
         excess = along[i] - median(along[beside])
         if not np.isnan(printed[i]):
             excess = min(excess, along[i] - printed[i])
-        lo, hi = STANDOUT_CHROMA
-        sure[i] = float(np.clip((excess - lo) / (hi - lo), 0.0, 1.0))
+        sure[i] = float(ramp(excess, *STANDOUT_CHROMA))
     return sure
