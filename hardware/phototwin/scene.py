@@ -286,11 +286,15 @@ def _pieces(
             r = reach * np.sqrt(rng.random())
             angle = rng.uniform(0, 2 * np.pi)
             x, y = home_x + r * np.cos(angle), home_y + r * np.sin(angle)
+            if k == 0:
+                pair_x, pair_y = x, y
             size = board.token_radius * (0.97 if kind != "marble" else 1.0)
             yaw = rng.normal(0, 0.2) if kind == "stand" else rng.uniform(0, 2 * np.pi)
             if len(names) == 2:  # a battle: both stands on the square, face to face
+                # put down as one pair, their feet side by side: two feet never share the
+                # same ground, so the second stand keeps the first one's place on the square
                 size *= 0.8
-                y += (k - 0.5) * 1.0 * size
+                x, y = pair_x, pair_y + (k - 0.5) * 1.0 * size
                 yaw = rng.normal(0, 0.1)
             z = float(curl_height(paper, board, np.float32(x), np.float32(y)))
             pieces.append(
@@ -321,17 +325,23 @@ def _apart(pieces: list[Piece], board: Board, tiles: tuple[Tile, ...]) -> list[P
             for j in range(i + 1, len(out)):
                 a, b = out[i], out[j]
                 if a.space != b.space and np.hypot(a.x - b.x, a.y - b.y) < a.size + b.size + 0.3:
-                    out[i], out[j] = _towards_home(a, board, tiles), _towards_home(b, board, tiles)
+                    for piece in (a, b):
+                        _towards_home(out, piece, board, tiles)
                     moved = True
         if not moved:
             break
     return out
 
 
-def _towards_home(piece: Piece, board: Board, tiles: tuple[Tile, ...]) -> Piece:
+def _towards_home(out: list[Piece], piece: Piece, board: Board, tiles: tuple[Tile, ...]) -> None:
+    """Slide the piece halfway home; a battle's other stand slides with it (its foot stands
+    against this one's, so the pair moves as one)."""
     space = board.space(piece.space)
     hx, hy = printed_at(tiles, space.x, space.y)
-    return replace(piece, x=(piece.x + hx) / 2, y=(piece.y + hy) / 2)
+    dx, dy = (hx - piece.x) / 2, (hy - piece.y) / 2
+    for k, other in enumerate(out):
+        if other.space == piece.space:
+            out[k] = replace(other, x=other.x + dx, y=other.y + dy)
 
 
 def _camera(
