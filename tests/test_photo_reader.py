@@ -492,3 +492,18 @@ def test_a_seats_holes_where_the_glare_peaks_are_read_empty():
     game = rules.get("playground-battles")
     frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
     _read_bare(game, frame, truth, ["b1", "e1", "f1", "g1"])
+
+
+def test_a_stand_on_its_own_row_is_not_read_empty_where_the_rows_print_came_out_pale():
+    """Blue's squares came out far less colourful than the plain squares predict (bare ones
+    at half the predicted tint), and a blue stand on one of them matched that prediction in
+    colour and brightness: read empty with confidence, as the bare squares that would have
+    shown the print paler lay beyond a battle's colour reaching into their cells (twin dev
+    seed 4802, photo 0, all conditions). A square in its print's hue says how faint the print
+    is whatever reaches into its cell."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 4802, 0, "all")
+    assert truth["placement"]["h8"] == "blue"
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces["h8"][0] in ("blue", UNKNOWN)
+    assert _misread(spaces, truth) == []

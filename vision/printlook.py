@@ -291,6 +291,15 @@ def _seat_levels(board: Board, level: np.ndarray, lit_alike: np.ndarray):
     return faintest, usual
 
 
+def _in_hue(samples: SpaceLooks, wanted: np.ndarray) -> np.ndarray:
+    """(N,) the hole's middle is in view, unwashed, and lies in its print's hue."""
+    cx, cy = samples.centre[:, 0], samples.centre[:, 1]
+    turn = np.degrees(
+        np.abs(np.angle(np.exp(1j * (np.arctan2(cy, cx) - np.arctan2(wanted[:, 1], wanted[:, 0])))))
+    )
+    return samples.valid & (samples.clipped < 0.02) & (turn <= TINT_GAIN_HUE)
+
+
 def check_print(
     samples: SpaceLooks,
     board: Board,
@@ -316,7 +325,10 @@ def check_print(
     )
     level = tint_level(samples, strength)
     lit_alike = alone & known & (off_light <= MATCH_LIGHT)  # not washed out, nor shaded
-    faintest, _ = _seat_levels(board, level, alone & known)
+    # a hole whose middle shows the seat's hue says how faint its print can be, even with
+    # another token's colour reaching into its cell (a battle beside it): a token there adds
+    # colour, so counting it only makes the bar stricter
+    faintest, _ = _seat_levels(board, level, (alone | _in_hue(samples, wanted)) & known)
     _, usual = _seat_levels(board, level, lit_alike)
     shows = lit_alike & (off_colour <= MATCH_CHROMA) & (level <= faintest + MATCH_STEP)
     shows &= strength <= np.hypot(wanted[:, 0], wanted[:, 1]) + MATCH_EXCESS
