@@ -507,3 +507,18 @@ def test_a_stand_on_its_own_row_is_not_read_empty_where_the_rows_print_came_out_
     spaces = observe(frame, [game.board]).spaces
     assert spaces["h8"][0] in ("blue", UNKNOWN)
     assert _misread(spaces, truth) == []
+
+
+def test_a_start_seats_holes_all_full_of_its_marbles_are_read_where_its_other_holes_show_the_tint():
+    """At the start every green base hole holds a green marble, twice as colourful as the
+    green tint its home holes show bare beside them; with no base hole bare, the reader could
+    not tell four alike marbles from four alike tints and left them unclear (twin dev seed
+    2005, photo 0, the issue's conditions at the start). A seat's holes are printed alike: its
+    other holes that show their print say what its tint is here."""
+    game = rules.get("aggravation")
+    frame, truth = _twin_frame(game.name, 2005, 0, "start")
+    base = ["green-b1", "green-b2", "green-b3", "green-b4"]
+    assert all(truth["placement"][s] == "green" for s in base)
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in base] == ["green"] * 4
+    assert _misread(spaces, truth) == []

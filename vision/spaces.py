@@ -217,6 +217,17 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
             quiet[idx] = np.where(shows, level + 0.1, level)
             faint[idx], full[idx] = level + 0.15, max(level + 0.3, TOKEN_SURE)
             continue
+        mates = seating.seats[owner][printed[seating.seats[owner]]]
+        if len(mates):  # all covered (a start), but the seat's other holes show its tint:
+            # every one is printed alike, so it is that tint (or, under glare there, what the
+            # plain holes predict here without it)
+            level = float(median(print_level[mates]))
+            predicted = np.hypot(want[idx, 0], want[idx, 1])
+            if not np.isnan(predicted).any():
+                level = max(level, float(predicted.max()))
+            level = min(level, TINT_CAP)
+            quiet[idx], faint[idx], full[idx] = level, level + 0.15, max(level + 0.3, TOKEN_SURE)
+            continue
         vals = strength[idx, k]
         k_count = len(win.colours)
         others = strength[idx][:, _all_but(k_count, k)].max(1) if k_count > 1 else 0 * vals
