@@ -522,3 +522,18 @@ def test_a_start_seats_holes_all_full_of_its_marbles_are_read_where_its_other_ho
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in base] == ["green"] * 4
     assert _misread(spaces, truth) == []
+
+
+def test_a_battle_on_a_glared_row_is_not_read_as_its_other_stand():
+    """A red and a blue stand face to face on blue's row, glare over the row: the blue stand
+    was no more colourful than blue's print without glare, and the print under a dark stand
+    looks unglared (it is not lifted), so the red stand was read alone with confidence (twin
+    seed 5401, photo 0, the issue's conditions and glare: rendered as held out, so found).
+    The bare squares around show how washed the print is there: a patch of the row's colour
+    well above that is a second stand."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 5401, 0, "issue14_glare")
+    assert truth["placement"]["e8"] == "red+blue"
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces["e8"][0] in ("red+blue", UNKNOWN)
+    assert _misread(spaces, truth) == []

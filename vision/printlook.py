@@ -140,6 +140,8 @@ class PrintLooks:
     veil: np.ndarray  # (N,) the share of white the glare lays over it (0: none)
     lifted: np.ndarray  # (N, 3) as lifted as the plain holes nearest it, glared ones included
     unlifted: np.ndarray  # (N,) brightness with no glare at all (the least lifted plain holes')
+    washed: np.ndarray  # (N, 3) under as much glare as the plain holes nearest it show, however
+    # bright the hole itself is (a dark token on a hole hides how washed its print is)
 
 
 def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
@@ -148,7 +150,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     plan = _plan(board)
     n = len(board.spaces)
     want = np.full((n, 3), np.nan)
-    none = PrintLooks(want, want, np.zeros(n), want, want[:, 2])
+    none = PrintLooks(want, want, np.zeros(n), want, want[:, 2], want)
     # the plain holes' usual look (most are bare), and those near it: a token, a sleeve or
     # glare over a plain hole is far from it in colour or brightness
     pick = np.nonzero(plan.plain & samples.valid)[0]
@@ -175,12 +177,16 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     lifted = hole if not glared.any() else _nearest_plain(plan, pick[seen], plain_bgr[seen])
     floor = _floor(plain_bgr[lit_as_usual])
     unlifted = floor * mean3(plan.gain)
+    near = _veil(lifted, floor, unlifted)
     veil = _veil(lifted, floor, unlifted, bgr_of(samples.centre.astype(np.float64)))
     lifted_look = _look_of(lifted * plan.gain)
+    if not near.any():
+        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted, bare)
+    washed = _with_tint_gain(samples, board, _look_of(near + (lifted - near) * plan.gain))
     if not veil.any():
-        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted)
+        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted, washed)
     veiled = _with_tint_gain(samples, board, _look_of(veil + (lifted - veil) * plan.gain))
-    return PrintLooks(veiled, bare, veil[:, 0], lifted_look, unlifted)
+    return PrintLooks(veiled, bare, veil[:, 0], lifted_look, unlifted, washed)
 
 
 def _nearest_plain(plan: _PrintPlan, pick: np.ndarray, plain_bgr: np.ndarray) -> np.ndarray:
@@ -201,10 +207,12 @@ def _look_of(bgr: np.ndarray) -> np.ndarray:
     return np.stack(chroma(bgr[:, 0], bgr[:, 1], bgr[:, 2]), 1)
 
 
-def _veil(hole: np.ndarray, floor: float, print_light: np.ndarray, own: np.ndarray) -> np.ndarray:
+def _veil(
+    hole: np.ndarray, floor: float, print_light: np.ndarray, own: np.ndarray | None = None
+) -> np.ndarray:
     """(N, 1): the share of white that glare off the paper lays over each hole's print
     (`hole`: the plain holes' colour nearest each; `floor`: the plain print's brightness with
-    no glare, `print_light` each hole's; `own`: each hole's colour).
+    no glare, `print_light` each hole's; `own`: each hole's colour, None: not asked).
 
     In the paper-normalised view a plain hole's grey is the same ratio to its paper under any
     lamp; glare adds white light to both, and lifts the ratio toward 1. The plain holes least
@@ -214,8 +222,10 @@ def _veil(hole: np.ndarray, floor: float, print_light: np.ndarray, own: np.ndarr
     the same white. Where even the least lifted are brighter than a bare grey can look
     (BARE_GREY_MOST), the glare lies over the whole board: the lift is counted from there."""
     near = (mean3(hole) - floor) / max(1.0 - floor, 1e-3)
-    itself = (mean3(own) - print_light) / np.maximum(1.0 - print_light, 1e-3)
-    veil = np.clip(np.minimum(near, itself), 0.0, VEIL_MAX)
+    if own is not None:
+        itself = (mean3(own) - print_light) / np.maximum(1.0 - print_light, 1e-3)
+        near = np.minimum(near, itself)
+    veil = np.clip(near, 0.0, VEIL_MAX)
     # plain holes differ a little anyway (noise, the paper field's fit): that is no glare
     return (veil * ramp(veil, *VEIL_NOISE))[:, None]
 

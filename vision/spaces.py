@@ -51,6 +51,7 @@ COLLAR_SHOWN = 1.15  # ... this bright: the printed collar shows, no token wider
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
 HIDDEN_ON_TINT = 0.09  # ... on a seat's space, this much more of the seat's colour than its tint
+HIDDEN_ON_WASHED = 0.2  # ... or this much more than its tint washed by its neighbours' glare
 GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
 SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
@@ -340,6 +341,7 @@ class Evidence:
     owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
     washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
+    washed_tint: np.ndarray  # (N,) ... washed by as much glare as the plain holes nearby show
 
     @property
     def empty(self) -> np.ndarray:
@@ -479,7 +481,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
         washed=samples.clipped if samples.washed is None else samples.washed,
+        # a dark stand hides how washed the print under it is: its neighbours' glare says
         print_tint=_print_tint(want, owner_k, quiet_at),
+        washed_tint=_print_tint(prints.washed, owner_k, quiet_at),
     )
 
 
@@ -578,7 +582,11 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
         if ev.colours[k] == colour:
             continue
         if ev.owner_k[i] == k:
-            excess, bar = patch - ev.print_tint[i], HIDDEN_ON_TINT
+            # (a dark stand hides how washed the print under it is; its neighbours say,
+            # but glare is patchy, so the margin is wider)
+            excess = max(patch - ev.print_tint[i] + HIDDEN_ON_WASHED - HIDDEN_ON_TINT,
+                         patch - ev.washed_tint[i])  # fmt: skip
+            bar = HIDDEN_ON_WASHED
         else:
             excess, bar = patch, HIDDEN_STAND
         doubt = max(doubt, float(ramp(excess, bar - 0.06, bar)))
