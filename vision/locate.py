@@ -42,6 +42,7 @@ class Location:
 
 
 _DETECTORS: dict[float, aruco.Detect] = {}
+_FORGIVING: aruco.Detect | None = None  # built on first use (few frames need it)
 ROI_MARGIN = 16  # grey pixels kept around a window: sub-pixel refinement stays well inside
 FLAT_CELLS = 2.0  # a marker's contrast is flattened in windows this many cells across
 FLAT_FLOOR = 24.0  # grey levels: less local contrast than this is noise, not print
@@ -243,8 +244,32 @@ def _search_frame(config: VisionConfig, image: np.ndarray, boards) -> list[Marke
         # others lie, `_look_closer` may miss them)
         finer = _whole_frame(replace(config, detect_scale=1.0), gray, gray)
         if _most_of_one_board(finer, boards) > _most_of_one_board(found, boards):
-            return finer
+            found = finer
+    if _most_of_one_board(found, boards) < 3:
+        # blur and JPEG can flip a bit of a small marker: read once more, letting one wrong
+        # bit be corrected (only here: a misread id is then likelier, and the board's fit
+        # still needs three markers that agree with its layout)
+        forgiving = _forgiving_whole_frame(config, gray)
+        if _most_of_one_board(forgiving, boards) > _most_of_one_board(found, boards):
+            found = forgiving
     return found
+
+
+def _forgiving_whole_frame(config: VisionConfig, gray: np.ndarray) -> list[Marker]:
+    """Every marker in the full-size frame, one wrong bit per marker corrected."""
+    global _FORGIVING
+    if _FORGIVING is None:
+        params = _detector_params(config, config.min_marker_perimeter)
+        params.errorCorrectionRate = 1.0  # DICT_4X4_50 corrects one bit at this rate
+        _FORGIVING = aruco.make_detector(aruco.marker_dictionary(), params)
+    corners, ids = _FORGIVING(gray)
+    if ids is None or len(ids) == 0:
+        return []
+    full = replace(config, detect_scale=1.0)
+    pts = [np.concatenate(_in_frame(full, corners))]
+    if config.refine_corners:
+        _refine(full, gray, pts[0])
+    return _markers(pts, ids.ravel().tolist())
 
 
 def _most_of_one_board(markers: list[Marker], boards) -> int:
