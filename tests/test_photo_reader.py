@@ -537,3 +537,13 @@ def test_a_battle_on_a_glared_row_is_not_read_as_its_other_stand():
     spaces = observe(frame, [game.board]).spaces
     assert spaces["e8"][0] in ("red+blue", UNKNOWN)
     assert _misread(spaces, truth) == []
+
+
+def test_a_seats_bare_holes_beside_its_glared_ones_are_read_empty():
+    """Glare washed half of red's holes paler; the other half, outside it and bare, were then
+    "more colourful than the faintest of red's holes" and every one was unclear (twin dev seed
+    2011, photo 0, glare). A hole's level is compared as it would be without the veil this
+    photo's plain holes predict on it."""
+    game = rules.get("manji")
+    frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
+    _read_bare(game, frame, truth, ["red-h1", "red-l1", "red-l2", "red-l4", "t06", "t07"])

@@ -316,6 +316,7 @@ def check_print(
     want: np.ndarray,
     strength: np.ndarray,
     others: np.ndarray,
+    veiled: np.ndarray | None = None,
 ) -> PrintCheck:
     """Compare each seat's hole with its predicted bare print (`want`, from
     `predicted_print`). `strength`: chroma of the strongest peak in the seat's own hue;
@@ -338,7 +339,15 @@ def check_print(
     # a hole whose middle shows the seat's hue says how faint its print can be, even with
     # another token's colour reaching into its cell (a battle beside it): a token there adds
     # colour, so counting it only makes the bar stricter
-    faintest, _ = _seat_levels(board, level, (alone | _in_hue(samples, wanted)) & known)
+    # glare washes a hole's tint paler by as much as the veil predicts for it: its level is
+    # taken back to the unveiled print's before it is compared (else a row half in glare
+    # makes every bare hole outside it "more colourful than the faintest")
+    unveiled = level
+    if veiled is not None:
+        washed = np.hypot(veiled[:, 0], veiled[:, 1])
+        paling = np.hypot(wanted[:, 0], wanted[:, 1]) / np.maximum(washed, 0.05)
+        unveiled = level * np.where(known & (washed > 0.05), paling, 1.0).clip(1.0, None)
+    faintest, _ = _seat_levels(board, unveiled, (alone | _in_hue(samples, wanted)) & known)
     _, usual = _seat_levels(board, level, lit_alike)
     shows = lit_alike & (off_colour <= MATCH_CHROMA) & (level <= faintest + MATCH_STEP)
     shows &= strength <= np.hypot(wanted[:, 0], wanted[:, 1]) + MATCH_EXCESS

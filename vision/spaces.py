@@ -367,7 +367,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     prints = predicted_prints(samples, board)
     want, bare_want = prints.veiled, prints.bare  # under this photo's glare, and without
     # (which holes show their print, and so teach the tint's level, is judged without glare)
-    printed = check_print(samples, board, bare_want, own, np.maximum(others, stray))
+    printed = check_print(samples, board, bare_want, own, np.maximum(others, stray), want)
     bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
                       printed.shows, tint_level(samples, own), bare_want)  # fmt: skip
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
