@@ -266,6 +266,17 @@ def _misread(spaces: dict, truth: dict) -> list[str]:
     return [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
 
 
+def _read_never_wrong(game_name: str, photo: tuple, space: str, holds: str | None) -> None:
+    """Read twin photo (seed, index, conditions) alone: `space` (holding `holds`) is read
+    right or unclear, and nothing on the board is misread."""
+    game = rules.get(game_name)
+    frame, truth = _twin_frame(game.name, *photo)
+    assert truth["placement"].get(space) == holds
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces[space][0] in (holds, UNKNOWN)
+    assert _misread(spaces, truth) == []
+
+
 def _read_bare(game, frame, truth: dict, bare: list[str]) -> dict:
     """Read a photo alone: the `bare` spaces (empty, no hand) read empty and nothing misread."""
     assert not truth["hand"] and not set(bare) & set(truth["placement"])
@@ -461,12 +472,7 @@ def test_a_pale_token_of_the_seats_colour_under_glare_is_never_read_empty():
     range (and took the glare's veil off its collar) read it empty (twin seed 5000, photo 1,
     the issue's conditions and glare: rendered as held out, so found). On a seat's hole the
     range is held closely."""
-    game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 5000, 1, "issue14_glare")
-    assert truth["placement"]["c15"] == "blue"
-    spaces = observe(frame, [game.board]).spaces
-    assert spaces["c15"][0] in ("blue", UNKNOWN)
-    assert _misread(spaces, truth) == []
+    _read_never_wrong("the-right-moves", (5000, 1, "issue14_glare"), "c15", "blue")
 
 
 def test_a_hole_sampled_off_its_print_never_stands_out_as_a_token():
@@ -476,12 +482,7 @@ def test_a_hole_sampled_off_its_print_never_stands_out_as_a_token():
     3, all conditions: rendered as held out, so found). A token told by standing out must stand
     out from the bare print this photo predicts for the hole too; this one is less colourful
     than that."""
-    game = rules.get("manji")
-    frame, truth = _twin_frame(game.name, 5100, 3, "all")
-    assert "red-h2" not in truth["placement"]
-    spaces = observe(frame, [game.board]).spaces
-    assert spaces["red-h2"][0] in (None, UNKNOWN)
-    assert _misread(spaces, truth) == []
+    _read_never_wrong("manji", (5100, 3, "all"), "red-h2", None)
 
 
 def test_a_seats_holes_where_the_glare_peaks_are_read_empty():
@@ -501,12 +502,7 @@ def test_a_stand_on_its_own_row_is_not_read_empty_where_the_rows_print_came_out_
     shown the print paler lay beyond a battle's colour reaching into their cells (twin dev
     seed 4802, photo 0, all conditions). A square in its print's hue says how faint the print
     is whatever reaches into its cell."""
-    game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 4802, 0, "all")
-    assert truth["placement"]["h8"] == "blue"
-    spaces = observe(frame, [game.board]).spaces
-    assert spaces["h8"][0] in ("blue", UNKNOWN)
-    assert _misread(spaces, truth) == []
+    _read_never_wrong("playground-battles", (4802, 0, "all"), "h8", "blue")
 
 
 def test_a_start_seats_holes_all_full_of_its_marbles_are_read_where_its_other_holes_show_the_tint():
@@ -531,12 +527,7 @@ def test_a_battle_on_a_glared_row_is_not_read_as_its_other_stand():
     seed 5401, photo 0, the issue's conditions and glare: rendered as held out, so found).
     The bare squares around show how washed the print is there: a patch of the row's colour
     well above that is a second stand."""
-    game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 5401, 0, "issue14_glare")
-    assert truth["placement"]["e8"] == "red+blue"
-    spaces = observe(frame, [game.board]).spaces
-    assert spaces["e8"][0] in ("red+blue", UNKNOWN)
-    assert _misread(spaces, truth) == []
+    _read_never_wrong("playground-battles", (5401, 0, "issue14_glare"), "e8", "red+blue")
 
 
 def test_a_seats_bare_holes_beside_its_glared_ones_are_read_empty():
