@@ -538,3 +538,16 @@ def test_a_seats_bare_holes_beside_its_glared_ones_are_read_empty():
     game = rules.get("manji")
     frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
     _read_bare(game, frame, truth, ["red-h1", "red-l1", "red-l2", "red-l4", "t06", "t07"])
+
+
+@pytest.mark.parametrize(
+    ("photo", "space"), [((4805, 3, "issue14"), "a8"), ((5500, 2, "all"), "d1")]
+)
+def test_a_battle_on_a_seats_row_whose_row_coloured_stand_is_dull_is_never_read_as_one_stand(
+    photo, space
+):
+    """A stand of the row's own colour beside one of the other colour, its plastic a few
+    hundredths more colourful than the row's print: the other stand was read alone with
+    confidence (twin dev seed 4805 photo 3; seed 5500 photo 2, rendered as held out, so
+    found). A patch of the row's colour 0.06 over its print makes a lone stand unclear."""
+    _read_never_wrong("playground-battles", photo, space, "red+blue")

@@ -50,7 +50,7 @@ COLLAR_HIDDEN = 1.05  # a ring just outside a seat's hole this bright against it
 COLLAR_SHOWN = 1.15  # ... this bright: the printed collar shows, no token wider than the hole
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
-HIDDEN_ON_TINT = 0.09  # ... on a seat's space, this much more of the seat's colour than its tint
+HIDDEN_ON_TINT = 0.06  # ... on a seat's space, this much more of the seat's colour than its tint
 HIDDEN_ON_WASHED = 0.2  # ... or this much more than its tint washed by its neighbours' glare
 GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
