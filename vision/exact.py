@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 
@@ -32,6 +33,17 @@ def max3(a: np.ndarray) -> np.ndarray:
 def min3(a: np.ndarray) -> np.ndarray:
     """`a.min(-1)` over three channels (exact: no rounding)."""
     return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def column_sums(a: np.ndarray) -> np.ndarray:
+    """`a.sum(0)` of a 2-D float32 array: numpy adds its rows one after another (a reduction
+    over the first axis is not pairwise), as cv2.reduce does, four times quicker. (Adding 0.0
+    gives numpy's 0.0 where a column's zeros are all -0.0.)"""
+    if a.ndim != 2 or a.dtype != np.float32 or not _plain(a):
+        return a.sum(0)
+    total = cv2.reduce(a, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F).reshape(a.shape[1])
+    total += 0.0
+    return total
 
 
 def _plain(a: np.ndarray) -> bool:
