@@ -63,8 +63,10 @@ def median(values, axis: int | None = None):
         return np.median(a, axis=axis)
     if a.dtype.kind in "iu":
         a = a.astype(np.float64)
-    s = np.sort(a, axis=0 if axis is None else axis)
-    s = np.moveaxis(s, 0 if axis is None else axis, 0)
+    axis = 0 if axis is None else axis
+    s = np.sort(a, axis=axis)
+    if axis != 0:  # (moveaxis costs more than the sort of a few values: only when needed)
+        s = np.moveaxis(s, axis, 0)
     half = len(s) // 2  # numpy's mean of the middle one or two (summed to 0.0, as `mean3`)
     if len(s) % 2:
         return (s[half] + 0.0) / 1
