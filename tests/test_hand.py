@@ -95,3 +95,21 @@ def test_an_arm_over_a_crowded_grid_is_a_hand_though_no_plain_paper_shows_it():
     seen = observe(with_arm, [board]).spaces
     assert all(colour in (None, UNKNOWN) for colour, _ in seen.values())  # nothing stands there
     assert sum(colour == UNKNOWN for colour, _ in seen.values()) >= 6  # those under the arm
+
+
+def test_only_runs_in_across_the_edge_and_reaching_deep_are_arms():
+    board = cross_board()
+    s = hand.board_scale(board, DEFAULT_CONFIG)
+    h, w = round(board.height * s), round(board.width * s)
+    deep = max(2, round(hand.ARM_DEEP_MM * s))
+    reach = int(np.ceil(DEFAULT_CONFIG.hand_min_area * h * w / 8)) + 2 * deep  # rows of 8 px
+    foreign = np.zeros((h, w), bool)
+    foreign[h // 2 : h // 2 + 8, :reach] = True  # from the left edge, deep in: an arm
+    foreign[2:4, w // 2 : w // 2 + 30] = True  # along the top edge only: not one
+    foreign[h // 3 : h // 3 + 30, w // 2 : w // 2 + 30] = True  # inside, no edge: not one
+    arm = hand._across_edge(foreign, board, DEFAULT_CONFIG)
+    assert arm is not None and arm.dtype == np.uint8
+    expected = np.zeros((h, w), bool)
+    expected[h // 2 : h // 2 + 8, :reach] = True
+    assert np.array_equal(arm > 0, expected)
+    assert hand._across_edge(foreign & (arm == 0), board, DEFAULT_CONFIG) is None

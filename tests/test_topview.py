@@ -44,3 +44,41 @@ def test_a_board_partly_out_of_the_frame_is_fitted_on_the_paper_in_view_only():
     assert np.array_equal(half.image, expected.astype(np.float32))
     seen = topview.paper_mask(board, ppm) & half.valid
     assert np.median(half.image[seen], 0) == pytest.approx([1.0, 1.0, 1.0], abs=0.03)
+
+
+def _drawn_valid(quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The frame's outline drawn and eroded, as `warp_top` makes its mask."""
+    valid = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillConvexPoly(valid, np.round(quad * 4).astype(np.int32), 1, cv2.LINE_8, 2)
+    return cv2.erode(valid, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def test_the_mask_is_only_skipped_where_drawing_it_would_give_all_ones():
+    rng = np.random.default_rng(14)
+    skipped = 0
+    for _ in range(3000):
+        w, h = (int(v) for v in rng.integers(20, 300, size=2))
+        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        quad += rng.normal(0.0, rng.choice([2.0, 8.0, 30.0]), (4, 2))
+        quad = (quad - quad.mean(0)) * rng.uniform(0.9, 1.3) + quad.mean(0)
+        if rng.random() < 0.2:
+            quad = quad[::-1]  # the other way round
+        if rng.random() < 0.05:
+            quad = quad[[0, 2, 1, 3]]  # crossed: not a convex outline
+        if topview._covers(quad, (w, h)):
+            skipped += 1
+            assert _drawn_valid(quad, (w, h)).all()
+    assert skipped > 300  # the usual case is taken
+
+
+def test_the_whole_board_in_view_gives_the_drawn_mask_of_all_ones():
+    board, frame, homography = _frame()
+    ppm = topview.reader_ppm(board)
+    _, valid = topview.warp_top(frame, board, homography, ppm)
+    size = (valid.shape[1], valid.shape[0])
+    rows, cols = frame.shape[:2]
+    outline = np.array([[[-0.5, -0.5], [cols - 0.5, -0.5], [cols - 0.5, rows - 0.5],
+                         [-0.5, rows - 0.5]]])  # fmt: skip
+    quad = cv2.perspectiveTransform(outline, topview._board_to_top(ppm) @ homography)[0]
+    assert topview._covers(quad, size)
+    assert valid.dtype == bool and np.array_equal(valid, _drawn_valid(quad, size))

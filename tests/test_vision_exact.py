@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.exact import max3, mean3, median, min3, quantile
+from vision.exact import column_sums, max3, mean3, median, min3, quantile
 
 
 def _same(a, b) -> bool:
@@ -77,3 +77,27 @@ def test_quantile_matches_numpy():
     assert _same(quantile(ties, 0.2), np.quantile(ties, 0.2))
     with_nan = np.array([0.1, np.nan])
     assert _same(quantile(with_nan, 0.2), np.quantile(with_nan, 0.2))
+
+
+def test_column_sums_match_numpy():
+    rng = np.random.default_rng(16)
+    for n in (1, 2, 7, 600, 5200):
+        a = _samples(rng, (n, 3), np.float32)
+        a[rng.random(n) < 0.3] = 0.0
+        assert _same(column_sums(a), a.sum(0))
+    zeros = np.array([[-0.0, 1.0, -0.0], [-0.0, 2.0, 0.0]], np.float32)
+    assert _same(column_sums(zeros), zeros.sum(0))  # all -0.0 sums to numpy's 0.0
+    odd = np.array([[np.nan, 1.0], [2.0, 3.0]], np.float32)
+    assert _same(column_sums(odd), odd.sum(0))  # NaN and other dtypes: numpy's own
+    wide = _samples(rng, (40, 3), np.float64)
+    assert _same(column_sums(wide), wide.sum(0))
+
+
+def test_chroma_planes_work_out_chroma_bit_for_bit():
+    from vision.tokens import _chroma_planes_of, chroma
+
+    rng = np.random.default_rng(17)
+    image = (rng.random((37, 41, 3)) * rng.choice([0.01, 1.0, 3.0], (37, 41, 3))).astype(np.float32)
+    image[::5, ::3] = 0.0  # below the brightness floor
+    for got, want in zip(_chroma_planes_of(image), chroma(*np.moveaxis(image, 2, 0)), strict=True):
+        assert _same(got, want)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 
@@ -34,6 +35,17 @@ def min3(a: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
 
 
+def column_sums(a: np.ndarray) -> np.ndarray:
+    """`a.sum(0)` of a 2-D float32 array: numpy adds its rows one after another (a reduction
+    over the first axis is not pairwise), as cv2.reduce does, four times quicker. (Adding 0.0
+    gives numpy's 0.0 where a column's zeros are all -0.0.)"""
+    if a.ndim != 2 or a.dtype != np.float32 or not _plain(a):
+        return a.sum(0)
+    total = cv2.reduce(a, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F).reshape(a.shape[1])
+    total += 0.0
+    return total
+
+
 def _plain(a: np.ndarray) -> bool:
     """Float32/64 without NaN, or integers: what the fast paths below reproduce exactly."""
     if a.size == 0:
@@ -51,8 +63,10 @@ def median(values, axis: int | None = None):
         return np.median(a, axis=axis)
     if a.dtype.kind in "iu":
         a = a.astype(np.float64)
-    s = np.sort(a, axis=0 if axis is None else axis)
-    s = np.moveaxis(s, 0 if axis is None else axis, 0)
+    axis = 0 if axis is None else axis
+    s = np.sort(a, axis=axis)
+    if axis != 0:  # (moveaxis costs more than the sort of a few values: only when needed)
+        s = np.moveaxis(s, axis, 0)
     half = len(s) // 2  # numpy's mean of the middle one or two (summed to 0.0, as `mean3`)
     if len(s) % 2:
         return (s[half] + 0.0) / 1

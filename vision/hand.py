@@ -145,9 +145,12 @@ def detect_hand(
     board: Board,
     homography: np.ndarray,
     reference: np.ndarray | None = None,
+    top: np.ndarray | None = None,
 ) -> HandResult:
-    """Flag a hand/arm (or any large foreign object) over the board."""
-    top = rectify(config, image, board, homography)
+    """Flag a hand/arm (or any large foreign object) over the board. `top` is
+    `rectify(config, image, board, homography)` when the caller has made it already."""
+    if top is None:
+        top = rectify(config, image, board, homography)
     mask = _static_mask(board, config.hand_px).copy()
     inside = cv2.inRange(top, (0, 0, 0), (0, 0, 0)) == 0  # not outside the frame
     mask[~inside] = 0
@@ -198,14 +201,14 @@ def _across_edge(foreign: np.ndarray, board: Board, config: VisionConfig) -> np.
     runs, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=8)
     if runs <= 1:
         return None
-    border = np.ones(labels.shape, bool)
-    border[edge:-edge, edge:-edge] = False
-    inner = np.zeros(labels.shape, bool)
-    inner[deep:-deep, deep:-deep] = True
-    touching = np.unique(labels[border & (labels > 0)])
+    # the runs in the rim (its strips overlap at the corners: np.unique counts each once),
+    # and how much of each lies deep inside (slices, not masks: the same pixels, no copies)
+    strips = (labels[:edge], labels[-edge:], labels[:, :edge], labels[:, -edge:])
+    touching = np.unique(np.concatenate([strip.ravel() for strip in strips]))
+    touching = touching[touching > 0]
     if len(touching) == 0:
         return None
-    reach = np.bincount(labels[inner].ravel(), minlength=runs)[touching]
+    reach = np.bincount(labels[deep:-deep, deep:-deep].ravel(), minlength=runs)[touching]
     total = float(labels.shape[0] * labels.shape[1])
     arms = touching[reach >= ARM_AREA * config.hand_min_area * total]
     if len(arms) == 0:

@@ -76,6 +76,13 @@ class ReaderPlan:
         return at
 
     @cached_property
+    def cell_size(self) -> np.ndarray:
+        """(N,) how many top-view pixels each space's cell has."""
+        size = np.bincount(self.owner, minlength=len(self.centre))
+        size.flags.writeable = False
+        return size
+
+    @cached_property
     def hole_at(self) -> np.ndarray:
         return self._about_centres(self.hole)
 
@@ -277,7 +284,10 @@ class SpaceLooks:
         return np.log(np.maximum(bright, 1e-3) / np.maximum(dark, 1e-3))
 
 
-def chroma(b, g, r, floor: float = 0.03):
+CHROMA_FLOOR = 0.03  # the brightness chroma divides by at least (paper = 1)
+
+
+def chroma(b, g, r, floor: float = CHROMA_FLOOR):
     """(cx, cy, brightness) of a colour (scalars or arrays, paper = 1): the opponent colour
     axes divided by brightness, so shading hardly changes them (0 for grey)."""
     light = (b + g + r) * (1.0 / 3.0)
@@ -293,7 +303,26 @@ def chroma_planes(image: np.ndarray, first: int, second: int, inner=None):
     s = cv2.boxFilter(s, -1, (second, second), borderType=cv2.BORDER_REFLECT)
     if inner is not None:
         s = s[inner]
-    return chroma(s[:, :, 0], s[:, :, 1], s[:, :, 2])
+    return _chroma_planes_of(s)
+
+
+def _chroma_planes_of(s: np.ndarray):
+    """`chroma` of an (H, W, 3) float32 image's planes, the same operations in the same order,
+    but three new planes instead of a dozen temporaries (one pass fewer over the image each)."""
+    b, g, r = s[:, :, 0], s[:, :, 1], s[:, :, 2]
+    light = np.add(b, g)  # (b + g + r) * (1 / 3)
+    light += r
+    light *= 1.0 / 3.0
+    inv = np.maximum(light, CHROMA_FLOOR)  # 1 / max(light, floor)
+    np.divide(1.0, inv, out=inv)
+    cx = np.add(g, b)  # (r - 0.5 * (g + b)) * inv
+    cx *= 0.5
+    np.subtract(r, cx, out=cx)
+    cx *= inv
+    cy = np.subtract(g, b)  # 0.8660254 * (g - b) * inv
+    cy *= 0.8660254
+    cy *= inv
+    return cx, cy, light
 
 
 def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
@@ -363,7 +392,7 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
 
 def _cells_in_view(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     """(N,) bool: at least 90% of the space's cell lies inside the camera's view."""
-    cell_size = np.bincount(plan.owner, minlength=n)
+    cell_size = plan.cell_size
     if view.valid.all():  # the usual frame: every cell is whole (no per-pixel count needed)
         return cell_size > 0
     cell_valid = np.bincount(plan.owner, weights=view.valid.ravel()[plan.cell], minlength=n)

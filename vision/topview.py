@@ -20,7 +20,7 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
-from vision.exact import max3, mean3, median
+from vision.exact import column_sums, max3, mean3, median
 
 TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on shared boards)
 LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
@@ -146,9 +146,39 @@ def warp_top(image: np.ndarray, board: Board, homography: np.ndarray, ppm: float
         ]
     )
     quad = cv2.perspectiveTransform(corners, warp)[0]  # fmt: skip
+    if _covers(quad, size):  # the usual frame: the whole board in view, nothing to draw
+        return top, np.ones((size[1], size[0]), bool)
     valid = np.zeros((size[1], size[0]), np.uint8)
     cv2.fillConvexPoly(valid, np.round(quad * 4).astype(np.int32), 1, cv2.LINE_8, 2)
     return top, cv2.erode(valid, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+COVER_MARGIN = 2.0  # top-view px: beyond any rounding of the drawn outline and the erosion
+
+
+def _covers(quad: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether the convex `quad` (the frame's outline in top-view px) holds every top-view
+    pixel with COVER_MARGIN to spare: then the drawn and eroded mask of `warp_top` would be
+    all ones, and need not be drawn. False whenever unsure (a degenerate or far-flung
+    outline), so the mask is drawn as before."""
+    pts = [(float(x), float(y)) for x, y in quad]
+    if not all(abs(v) < 1e5 for p in pts for v in p):
+        return False
+    w, h, m = size[0] - 1, size[1] - 1, COVER_MARGIN
+    box = ((-m, -m), (w + m, -m), (w + m, h + m), (-m, h + m))
+    turn = 0.0
+    for i in range(4):
+        (ax, ay), (bx, by), (cx, cy) = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
+        ex, ey = bx - ax, by - ay
+        cross = ex * (cy - by) - ey * (cx - bx)
+        if cross == 0.0 or (turn and (cross > 0) != (turn > 0)):
+            return False  # not a strictly convex outline
+        turn = cross
+        length = (ex * ex + ey * ey) ** 0.5
+        for px, py in box:  # each corner of the view on the inner side of every edge
+            if (ex * (py - ay) - ey * (px - ax)) * (1.0 if turn > 0 else -1.0) < m * length:
+                return False
+    return True
 
 
 def _grid_size(shape: tuple[int, ...]) -> tuple[int, int]:
@@ -190,11 +220,14 @@ def paper_field(
         if paper < 4:
             break
         weighted = img * m[:, :, None]
-        mean = weighted.reshape(-1, 3).sum(0) / paper
-        # weighted Gaussian blur: the blurred paper over the blurred weight
+        mean = column_sums(weighted.reshape(-1, 3)) / paper
+        # weighted Gaussian blur: the blurred paper over the blurred weight, worked out in
+        # the blurs' own arrays: (v + 0.05 * mean) / (w + 0.05), the same operations
         v = cv2.GaussianBlur(weighted, (0, 0), sig)
         w = cv2.GaussianBlur(m, (0, 0), sig)
-        field = (v + 0.05 * mean) / (w + 0.05)[:, :, None]
+        v += 0.05 * mean
+        w += 0.05
+        field = np.divide(v, w[:, :, None], out=v)
         if again:
             lum = mean3(img) / np.maximum(mean3(field), 1.0)
             m = m * (np.abs(lum - 1.0) < OUTLIER)
