@@ -50,6 +50,14 @@ def dice(paths: list[str]) -> tuple[dict[str, Any], int]:
     return out, failures
 
 
+def _markers_seen(image, board) -> list[int]:
+    """The board's marker ids found in a frame it could not be placed in (for the message)."""
+    from vision.config import DEFAULT_CONFIG
+    from vision.locate import detect_markers
+
+    return sorted({m.id for m in detect_markers(DEFAULT_CONFIG, image)} & set(board.marker_ids))
+
+
 def read_board(game_name: str, path: str, players: int | None = None) -> dict[str, Any]:
     """The full observation of one photo: board, per-space colours, dice, hand."""
     from vision.observation import observe
@@ -60,7 +68,14 @@ def read_board(game_name: str, path: str, players: int | None = None) -> dict[st
     obs = observe(image, [game.board])
     dice_found = []
     message = ""
-    if obs.homography is None:
+    seen = [] if obs.homography is not None else _markers_seen(image, game.board)
+    if obs.homography is None and len(seen) >= 3:
+        message = (
+            f"the {game.name} board's corner markers {seen} are in view but do not fit the "
+            "printed board closely enough to place its spaces (a strong wide-angle lens, a "
+            "bent or lifted sheet, a marker card moved?); nothing was read"
+        )
+    elif obs.homography is None:
         message = (
             f"no {game.name} board found: fewer than three of its corner markers (ids "
             f"{list(game.board.marker_ids)}) are in view; nothing was read"
