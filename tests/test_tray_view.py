@@ -108,7 +108,8 @@ def test_a_camera_looking_straight_down_puts_the_nadir_at_the_board_centre():
 
 def _thrown(name: str, seed: int, dice, dice_seed: int | None = None) -> list[int]:
     """The values read from a simulated throw, its trays cut from the camera's detail."""
-    from device.dice_bench import DETAIL_SCALE, _copied
+    from device.dice_bench import _copied
+    from hardware.cameras import sensor_detail_scale
     from hardware.simtable import SimulatedTable
     from vision.observation import observe
     from vision.tray import TrayReader
@@ -120,7 +121,7 @@ def _thrown(name: str, seed: int, dice, dice_seed: int | None = None) -> list[in
     )
     obs = observe(frame, [game.board])
     assert obs.homography is not None
-    detail = _copied(table.detail(DETAIL_SCALE), game.board, obs.homography)
+    detail = _copied(table.detail(sensor_detail_scale(table.width)), game.board, obs.homography)
     return [d.value for d in TrayReader().read(frame, game.board, obs.homography, detail)]
 
 
