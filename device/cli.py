@@ -96,7 +96,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 return 2
             report = bench(
                 args.frames, args.seed, progress=True, parts=parts, game=args.game,
-                repeats=args.repeats,
+                repeats=args.repeats, detail_scale=args.detail_scale,
             )  # fmt: skip
         print(json.dumps(report, indent=2))
         return 0
@@ -304,6 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--repeats", type=int, default=1,
         help="vision simulated, simulated_dice: time every read this many times, keep the fastest",
+    )  # fmt: skip
+    bench.add_argument(
+        "--detail-scale", type=float, default=None,
+        help="vision simulated_dice, twin_dice: full-resolution pixels per frame pixel "
+        "(default: the Camera Module 3's, 4608 across the frame's field; 2 was the old model)",
     )  # fmt: skip
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument("--kills", type=int, default=10, help="reliability: kill -9s to survive")

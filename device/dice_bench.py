@@ -2,7 +2,9 @@
 
 Throws: for each board with a tray and each capture size, a simulated table is photographed
 as the appliance's camera does (the frame the board is read from, and a full-resolution
-detail twice as fine); the board is read from the frame and the trays from the detail. Every
+detail: by default the Camera Module 3's 4608 pixels across the frame's field, see
+hardware.cameras.sensor_detail_scale); the board is read from the frame and the trays from
+the detail. Every
 die is scored read right, read wrong or not read (Manipulation: a die in each player's tray,
 each credited to its tray's seat). Times are CPU milliseconds on one core: the board read,
 the dice on the frame a throw lands, and the dice per frame over the frames the pipeline
@@ -30,7 +32,6 @@ import cv2
 import numpy as np
 
 CAPTURES = ((1280, 960), (1640, 1232))
-DETAIL_SCALE = 2.0
 SETTLE_FRAMES = 3  # frames of a lying die the pipeline sees before it hands the roll over
 DEMO_THROWS_PER_CAMERA = 2
 SWEEP_SIZES = (40, 32, 24, 16, 12, 8)
@@ -74,9 +75,13 @@ def _fastest(fn, repeats: int, *args) -> tuple[Any, float]:
     return got, best
 
 
-def throws(games: list, per_board: int, seed: int, repeats: int = 1) -> dict[str, Any]:
+def throws(
+    games: list, per_board: int, seed: int, repeats: int = 1, detail_scale: float | None = None
+) -> dict[str, Any]:
     """Simulated throws per board and capture size (see the module docstring); every read
-    is timed ``repeats`` times and the fastest kept."""
+    is timed ``repeats`` times and the fastest kept. ``detail_scale``: full-resolution
+    pixels per frame pixel (None: the Camera Module 3's for the frame's width)."""
+    from hardware.cameras import sensor_detail_scale
     from hardware.simtable import SimulatedTable
     from vision.observation import observe
     from vision.tray import TrayReader
@@ -84,6 +89,7 @@ def throws(games: list, per_board: int, seed: int, repeats: int = 1) -> dict[str
     out: dict[str, Any] = {}
     for width, height in CAPTURES:
         size = f"{width}x{height}"
+        scale = detail_scale or sensor_detail_scale(width)
         for game in _with_trays(games):
             rng = random.Random(seed)
             start = game.placement(game.initial_state())
@@ -96,7 +102,7 @@ def throws(games: list, per_board: int, seed: int, repeats: int = 1) -> dict[str
                 frame, _ = table.render(start, [], hand=False)  # the trays before the throw
                 obs = observe(frame, [game.board])
                 if obs.homography is not None:
-                    detail = _copied(table.detail(DETAIL_SCALE), game.board, obs.homography)
+                    detail = _copied(table.detail(scale), game.board, obs.homography)
                     reader.read(frame, game.board, obs.homography, detail)
                 seen: list = []
                 costs = []
@@ -107,7 +113,7 @@ def throws(games: list, per_board: int, seed: int, repeats: int = 1) -> dict[str
                     if obs.homography is None:
                         costs.append(0.0)
                         continue
-                    detail = _copied(table.detail(DETAIL_SCALE), game.board, obs.homography)
+                    detail = _copied(table.detail(scale), game.board, obs.homography)
                     got, ms = _fastest_read(
                         reader, repeats, frame, game.board, obs.homography, detail
                     )
@@ -137,6 +143,7 @@ def throws(games: list, per_board: int, seed: int, repeats: int = 1) -> dict[str
                 "dice_to_board_ratio": round(per_frame / max(board, 1e-9), 2),
                 "board_plus_dice_ms": round(board + per_frame, 2),
                 "timing_repeats": repeats,
+                "detail_scale": round(scale, 3),
             }
     return out
 

@@ -5,7 +5,10 @@ tilted camera, lens distortion, uneven light, white balance, noise, defocus, JPE
 paper, pieces off centre; no hand: the die lies still, waiting to be read). Into each tray it
 lays a 16 mm die whose faces are real dice cut from the labelled photos (now and then the tray
 is left empty). The appliance's capture is copied: the board is read from the frame (1280x960
-or 1640x1232), the trays from rectangles of an image twice as fine (picamera2's main stream).
+or 1640x1232: picamera2's lores stream), the trays from rectangles of the full-resolution
+image (its main stream): by default the Camera Module 3's 4608 pixels across the frame's
+field (3.6 times the pixels of a 1280-wide frame, 2.81 of a 1640-wide one); ``detail_scale``
+sets another (2.0 was the bench's until the Camera Module 3 was modelled).
 
 Only the photos the face network never learnt from are used when there are such photos (the
 weights record theirs); else all, and the report says the network saw them. Per board and
@@ -70,10 +73,12 @@ def run(
     folder: Path | None = None,
     progress: bool = True,
     captures: tuple[tuple[int, int], ...] = CAPTURES,
+    detail_scale: float | None = None,
 ) -> dict[str, Any]:
-    """Read ``frames`` twin photos per board and capture size, photo k being (seed, k)."""
-    from hardware.cameras import CropDetail
-    from hardware.phototwin.capture import DETAIL_SCALE, capture
+    """Read ``frames`` twin photos per board and capture size, photo k being (seed, k);
+    ``detail_scale``: full-resolution pixels per frame pixel (None: the Camera Module 3's)."""
+    from hardware.cameras import CropDetail, sensor_detail_scale
+    from hardware.phototwin.capture import capture
     from hardware.phototwin.dice import throw
     from hardware.phototwin.dicefaces import faces_from
     from hardware.phototwin.scene import sample
@@ -94,10 +99,12 @@ def run(
         "photos": len(photos),
         "photos_the_network_learnt_from": learnt,
         "faces": len(faces),
-        "detail_scale": DETAIL_SCALE,
+        "detail_scale": {},
     }
     for width, height in captures:
         size = f"{width}x{height}"
+        scale = detail_scale or sensor_detail_scale(width)
+        report["detail_scale"][size] = round(scale, 3)
         for game in _with_trays(games):
             board = game.board
             regions = trays(board)
@@ -107,8 +114,8 @@ def run(
                 scene = throw(
                     sample(game.name, seed, k, CONDITIONS, (width, height)), faces, regions
                 )
-                frame, crops = capture(scene, regions)
-                detail = CropDetail((DETAIL_SCALE, DETAIL_SCALE), crops)
+                frame, crops = capture(scene, regions, scale)
+                detail = CropDetail((scale, scale), crops)
                 truth: dict[str, int | None] = {r.name: None for r in regions}
                 truth.update({d.tray: d.value for d in scene.dice})
                 if k == 0:

@@ -127,12 +127,15 @@ def bench(
     parts: tuple[str, ...] = BENCH_PARTS,
     game: str | None = None,
     repeats: int = 1,
+    detail_scale: float | None = None,
 ) -> dict[str, Any]:
     """Simulated frames per game board, and the real dice photos (shared set when present).
 
     ``parts``: which of :data:`BENCH_PARTS` to run (one part alone is quick to re-measure);
     ``game``: only that game; ``repeats``: the simulated frames and throws time every read
-    that many times and keep the fastest (less noise from other work on a shared machine)."""
+    that many times and keep the fastest (less noise from other work on a shared machine);
+    ``detail_scale``: the dice benches' full-resolution pixels per frame pixel (None: the
+    Camera Module 3's)."""
     from hardware.simtable import SimulatedTable
     from vision.bench import evaluate_simulated
     from vision.dice_eval import dataset_pairs, evaluate
@@ -163,7 +166,9 @@ def bench(
         if progress:
             print(file=sys.stderr)
     if "simulated_dice" in parts:
-        report["simulated_dice"] = dice_bench.throws(games, frames, seed, repeats=repeats)
+        report["simulated_dice"] = dice_bench.throws(
+            games, frames, seed, repeats=repeats, detail_scale=detail_scale
+        )
     if "demo_world_dice" in parts:
         report["demo_world_dice"] = dice_bench.demo_world(games, frames, seed)
     if "drawn_dice_sweep" in parts:
@@ -171,7 +176,9 @@ def bench(
     if "twin_dice" in parts and SHARED_DICE.is_dir():
         from .twin_dice import run as twin_dice
 
-        report["twin_dice"] = twin_dice(frames, seed, games, SHARED_DICE, progress)
+        report["twin_dice"] = twin_dice(
+            frames, seed, games, SHARED_DICE, progress, detail_scale=detail_scale
+        )
     learnt = trained_on() if model_available() else frozenset()
     for label, folder in (("real_dice_shared", SHARED_DICE), ("real_dice_bundled", BUNDLED_DICE)):
         if "real_dice" in parts and folder.is_dir():

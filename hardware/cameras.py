@@ -49,6 +49,18 @@ log = logging.getLogger(__name__)
 
 IMAGE_EXTENSIONS = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 
+# the Camera Module 3's sensor (Sony IMX708): picamera2's full-resolution main stream
+CAMERA_MODULE_3 = (4608, 2592)
+
+
+def sensor_detail_scale(frame_width: int, sensor_width: int = CAMERA_MODULE_3[0]) -> float:
+    """Full-resolution pixels per frame pixel when the frame is a lores stream ``frame_width``
+    wide over the whole field of a sensor ``sensor_width`` wide (what
+    :class:`Picamera2Source` gives): the trays' pixels per board mm come from the sensor,
+    whatever size the frame the board is read from has (a 1280-wide frame: 3.6, a 1640-wide
+    one: 2.81)."""
+    return max(1.0, sensor_width / frame_width)
+
 
 class CameraError(RuntimeError):
     """The camera cannot be opened or stopped delivering frames. The message names the source."""

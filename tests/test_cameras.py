@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from hardware.cameras import (
+    CAMERA_MODULE_3,
     CameraError,
     CameraSource,
     EndOfStream,
@@ -24,6 +25,7 @@ from hardware.cameras import (
     open_camera,
     register_source,
     registered_sources,
+    sensor_detail_scale,
     unregister_source,
 )
 
@@ -344,6 +346,22 @@ def test_picamera2_close_twice(fake_picamera2):
     source.close()
     source.close()
     assert FakePicamera2.made[0].closed == 1
+
+
+class CameraModule3(FakePicamera2):
+    sensor_resolution = CAMERA_MODULE_3
+
+
+@pytest.mark.parametrize("width", [1280, 1640])
+def test_the_benches_detail_is_what_picamera2_gives_from_a_camera_module_3(fake_picamera2, width):
+    """The tray benches cut the dice from sensor_detail_scale times the frame's pixels:
+    the main stream of the sensor's whole field beside a lores frame of that width."""
+    fake_picamera2.Picamera2 = CameraModule3
+    with Picamera2Source(size=(width, width * 3 // 4), sleep=lambda s: None) as source:
+        assert source.detail_size == CAMERA_MODULE_3
+        assert source.size[0] == width
+        for main, lores in zip(source.detail_size, source.size, strict=True):
+            assert main / lores == pytest.approx(sensor_detail_scale(width), rel=2e-3)
 
 
 # -- RetryingSource ------------------------------------------------------------------------------

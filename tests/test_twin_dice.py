@@ -13,7 +13,7 @@ import pytest
 import rules
 from device.twin_dice import CONDITIONS, score
 from hardware.cameras import CropDetail
-from hardware.phototwin.capture import DETAIL_SCALE, capture, detail_camera, tray_windows
+from hardware.phototwin.capture import capture, detail_camera, detail_scale, tray_windows
 from hardware.phototwin.dice import Die, throw
 from hardware.phototwin.dicefaces import LAYOUT, faces_from, faces_of
 from hardware.phototwin.render import render_linear
@@ -79,7 +79,8 @@ def _read(scene, size):
     assert frame.shape[:2] == (size[1], size[0])
     obs = observe(frame, [board])
     assert obs.homography is not None
-    detail = CropDetail((DETAIL_SCALE, DETAIL_SCALE), crops)
+    scale = detail_scale(scene)
+    detail = CropDetail((scale, scale), crops)
     return TrayReader().read(frame, board, obs.homography, detail)
 
 

@@ -1302,6 +1302,18 @@ def _unit(v: float) -> float:
     return min(max(float(v), 0.0), 1.0)
 
 
+def _core_contrast(grey: np.ndarray, p: Pip) -> float:
+    """How much darker than its body a pip is in its middle (the mean of the 3 x 3 pixels
+    there), 0..255. Blur spreads a small pip: the mean over the blob the pip finder's
+    threshold cut falls with it, while the middle of a pip wider than the blur keeps its
+    darkness (a one a little out of focus, 0.1 of its side across: 0.42 of its body by
+    the blob's mean, 0.53 in its middle). A thin line or a speck is no darker in its middle."""
+    h, w = grey.shape
+    x, y = int(round(p.x)), int(round(p.y))
+    core = grey[max(y - 1, 0) : min(y + 2, h), max(x - 1, 0) : min(x + 2, w)]
+    return p.body - float(core.mean()) if core.size else 0.0
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -1412,7 +1424,12 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25 if k < 6 else 0.35)
     if 2 <= k <= 5 and _empty_dip(grey, ps, centre, inv, a, ang, lay) < _DIP_CLEAN:
         lo -= _DIP_RELIEF
-    fit_conf *= _unit((contrast - lo) / 0.2)
+    darkness = contrast
+    if k == 1 and square:
+        # a one seen square on: its round pip's middle tells how dark it is (see
+        # _core_contrast); the body check above keeps the blob's own, stricter figure
+        darkness = max(contrast, _core_contrast(grey, ps[0]) / max(ps[0].body, 1.0))
+    fit_conf *= _unit((darkness - lo) / 0.2)
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= _unit((radius - config.min_pip_radius) / 1.0)
     # how strongly this face claims to be a die's top, cut or not; in a photo of unknown

@@ -6,7 +6,9 @@ awaited, the trays' rectangles of its full-resolution image (picamera2's lores a
 streams; see hardware.cameras.Picamera2Source). Here both come from one scene: the frame as
 `render` draws it, and the rectangles around the trays traced again through the same lens at
 `scale` times the pixels, developed by the same sensor (the same exposure, white balance,
-noise per pixel, blur through the same optics, JPEG).
+noise per pixel, blur through the same optics, JPEG). The scale is the appliance's camera's
+by default: the Camera Module 3's 4608 pixels across the frame's field, so the trays get as
+many pixels per board mm as on the table, whatever the frame's size.
 """
 
 from __future__ import annotations
@@ -16,12 +18,19 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from hardware.cameras import sensor_detail_scale
+
 from . import sensor
 from .render import render_linear
 from .scene import Scene, stream
 
-DETAIL_SCALE = 2.0  # full-resolution pixels per frame pixel (as dice_bench's simulated camera)
 WINDOW_MARGIN_MM = 40.0  # the rectangles reach this far round a tray (what a reader may ask)
+
+
+def detail_scale(scene: Scene) -> float:
+    """Full-resolution pixels per frame pixel for the scene's frame: the Camera Module 3's
+    main stream beside a lores frame as wide as the scene's (see sensor_detail_scale)."""
+    return sensor_detail_scale(scene.camera.width)
 
 
 def detail_camera(scene: Scene, scale: float):
@@ -57,11 +66,15 @@ def tray_windows(scene: Scene, regions, scale: float) -> list[tuple[int, int, in
 
 
 def capture(
-    scene: Scene, regions, scale: float = DETAIL_SCALE
+    scene: Scene, regions, scale: float | None = None
 ) -> tuple[np.ndarray, dict[tuple[int, int, int, int], np.ndarray]]:
     """(the frame as BGR, {rectangle (full-resolution px): its BGR pixels}) for the board's
-    ``regions`` (the trays), both through the scene's sensor and its JPEG."""
+    ``regions`` (the trays), both through the scene's sensor and its JPEG; ``scale``:
+    full-resolution pixels per frame pixel (None: :func:`detail_scale`)."""
     from . import _board_mask
+
+    if scale is None:
+        scale = detail_scale(scene)
 
     linear, _ = render_linear(scene)
     gain = sensor.exposure_gain(linear, _board_mask(scene), scene.light)
