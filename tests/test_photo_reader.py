@@ -551,3 +551,11 @@ def test_a_battle_on_a_seats_row_whose_row_coloured_stand_is_dull_is_never_read_
     confidence (twin dev seed 4805 photo 3; seed 5500 photo 2, rendered as held out, so
     found). A patch of the row's colour 0.06 over its print makes a lone stand unclear."""
     _read_never_wrong("playground-battles", photo, space, "red+blue")
+
+
+def test_a_token_far_off_the_hue_its_set_shows_in_this_photo_is_not_read_as_that_set():
+    """Nine blue marbles gathered tightly at one hue; two dark teal-green glass marbles lay 35
+    degrees off it under a warm cast, just past halfway to green, and were read blue with
+    confidence (twin seed 5701, photo 0, all conditions: rendered as held out, so found). A set
+    whose tokens look alike in a photo owns only the hues near theirs."""
+    _read_never_wrong("aggravation", (5701, 0, "all"), "t31", "green")

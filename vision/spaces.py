@@ -42,6 +42,7 @@ TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predict
 HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
 PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
 PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
+PHOTO_HUE_REACH = 25.0  # degrees: ... and then the colour owns the hues this close to it
 UNEVEN_LIGHT = 0.3  # a bare hole is evenly printed: its light's unevenness (log ratio) is
 # under this, or it is not surely empty
 SEAT_HOLE_DOUBT = 0.8  # a seat's hole as like its bare print as this is not surely bare ...
@@ -101,13 +102,14 @@ def _windows(colours: tuple[str, ...], cal: Calibration | None) -> _Windows:
     return _Windows(chromatic, _hue_member(hues), hues)
 
 
-def _hue_member(hues: np.ndarray) -> np.ndarray:
-    """(K, HUE_BINS): each colour owns the hues within 45 degrees of its own that are nearer
-    to it than to any other colour's by a margin (a hue between two colours is neither)."""
+def _hue_member(hues: np.ndarray, reach: np.ndarray | float = 45.0) -> np.ndarray:
+    """(K, HUE_BINS): each colour owns the hues within `reach` degrees of its own (per colour)
+    that are nearer to it than to any other colour's by a margin (a hue between two colours is
+    neither)."""
     angle = _angle(HUE_CENTRES[None, :], np.asarray(hues, np.float64)[:, None])  # (K, HUE_BINS)
     nearer = angle[:, None, :] <= angle[None, :, :] - 2 * HUE_MARGIN  # [k, j]: k's by a margin
     nearer[np.arange(len(angle)), np.arange(len(angle))] = True  # (each is no rival of its own)
-    return (angle <= 45.0) & nearer.all(1)
+    return (angle <= np.asarray(reach, np.float64).reshape(-1, 1)) & nearer.all(1)
 
 
 def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _Windows:
@@ -120,6 +122,7 @@ def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _
     best = peaks.argmax(1)
     clear = (peaks[np.arange(len(peaks)), best] >= TOKEN_SURE) & samples.valid
     hues = win.hues.copy()
+    reach = np.full(len(hues), 45.0)
     for k in range(len(win.colours)):
         # off the seat's own print, whose ink is no token's colour
         mine = clear & win.member[k][best] & (owner_k != k)
@@ -128,10 +131,12 @@ def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _
         seen = HUE_CENTRES[best[mine]]
         centre = _circular_mean(seen)
         if _angle(seen, centre).max() <= PHOTO_HUE_SPREAD and _angle(centre, hues[k]) <= 40.0:
-            hues[k] = centre
+            # and a set whose tokens look alike here owns no hue far from theirs: a teal green
+            # marble 35 degrees off the blue ones was read blue
+            hues[k], reach[k] = centre, PHOTO_HUE_REACH
     if np.array_equal(hues, win.hues):
         return win
-    return _Windows(win.colours, _hue_member(hues), hues)
+    return _Windows(win.colours, _hue_member(hues, reach), hues)
 
 
 def _circular_mean(degrees: np.ndarray) -> float:
