@@ -559,3 +559,16 @@ def test_a_token_far_off_the_hue_its_set_shows_in_this_photo_is_not_read_as_that
     confidence (twin seed 5701, photo 0, all conditions: rendered as held out, so found). A set
     whose tokens look alike in a photo owns only the hues near theirs."""
     _read_never_wrong("aggravation", (5701, 0, "all"), "t31", "green")
+
+
+def test_a_vivid_checker_on_its_seats_hole_saturating_its_own_red_is_read():
+    """Two salmon checkers on red's holes stood clearly out from the bare red holes beside
+    them, but the camera saturated their red channel over a quarter of the hole and they were
+    unclear as if glare lay there (twin dev seed 2007, photo 1). Glare is saturated and pale;
+    one full channel of a vivid token is not."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 2007, 1, "issue14")
+    assert not truth["hand"]
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in ("d19", "d20")] == [truth["placement"][s] for s in ("d19", "d20")]
+    assert _misread(spaces, truth) == []

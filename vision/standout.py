@@ -30,7 +30,14 @@ NOT_BARE = 0.1  # ... and a hole at most this like it is not (hole_like's 0..1, 
 # on seats' holes only a clearly bare print reaches 1)
 QUIET_OTHERS = 0.25  # no colour of any other candidate above this in the cell
 QUIET_STRAY = 0.28  # nor of no candidate, nor anything too far off centre
-UNSATURATED = 0.02  # nor glare: the camera saturated on no more of the hole than this
+UNSATURATED = 0.02  # nor glare: the camera washed out no more of the hole than this
+
+
+def _glare(samples: SpaceLooks) -> np.ndarray:
+    """(N,) share of each hole's middle that glare washed out: saturated and pale. A vivid
+    token saturates one channel of its own colour (a salmon checker's red), which is no glare
+    and must not hide it; looks made without the pale share count any saturation."""
+    return samples.clipped if samples.washed is None else samples.washed
 
 
 def standout_tokens(
@@ -67,7 +74,7 @@ def standout_tokens(
         samples.valid & (owner_k >= 0) & (hole_like <= NOT_BARE)
         & (samples.unevenness >= STANDOUT_UNEVEN)
         & (others < QUIET_OTHERS) & (stray < QUIET_STRAY) & (samples.far < QUIET_STRAY)
-        & (samples.clipped <= UNSATURATED)
+        & (_glare(samples) <= UNSATURATED)
     )  # fmt: skip
     near = nearby_seat_holes(board)
     for i in np.nonzero(lone)[0]:
