@@ -572,3 +572,19 @@ def test_a_vivid_checker_on_its_seats_hole_saturating_its_own_red_is_read():
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in ("d19", "d20")] == [truth["placement"][s] for s in ("d19", "d20")]
     assert _misread(spaces, truth) == []
+
+
+def test_a_seats_holes_are_judged_by_their_prints_hue_not_by_its_tokens():
+    """Yellowish glass marbles moved green's hue 45 degrees from the green print's in this
+    photo: the print's colour on green's bare holes was counted as no candidate's and off the
+    seat's tint, so they were unclear (twin seed 5800 photo 2), and green marbles on green's
+    holes stood below bars that had learnt nothing of the tint (photo 0). Both photos were
+    rendered as held out, so found. A seat's hole is judged by its print's own hue."""
+    game = rules.get("aggravation")
+    frame, truth = _twin_frame(game.name, 5800, 2, "issue14")
+    _read_bare(game, frame, truth, ["green-h2", "green-h4", "green-b1", "green-b2", "green-b3"])
+    frame, truth = _twin_frame(game.name, 5800, 0, "issue14")
+    spaces = observe(frame, [game.board]).spaces
+    marbles = ["green-h1", "green-h3", "green-h4", "green-b4"]
+    assert [spaces[s][0] for s in marbles] == [truth["placement"][s] for s in marbles]
+    assert _misread(spaces, truth) == []

@@ -49,6 +49,8 @@ SEAT_HOLE_DOUBT = 0.8  # a seat's hole as like its bare print as this is not sur
 SEAT_HOLE_SURE = 0.95  # ... and as like as this is
 COLLAR_HIDDEN = 1.05  # a ring just outside a seat's hole this bright against its middle: hidden
 COLLAR_SHOWN = 1.15  # ... this bright: the printed collar shows, no token wider than the hole
+PRINT_HUE_CHROMA = 0.1  # a predicted print this colourful has a hue of its own ...
+PRINT_HUE_REACH = 20.0  # ... and on its hole, colour within this many degrees of it is print
 HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
 # second stand it hides (a battle): then the space is unclear
 HIDDEN_ON_TINT = 0.06  # ... on a seat's space, this much more of the seat's colour than its tint
@@ -362,15 +364,18 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # strongest own peak per chromatic colour, and colour nobody owns
     strength = _per_colour(samples.peaks, win)
     strength[~samples.valid] = 0.0  # a space out of view (or under a hand) tells nothing
+    prints = predicted_prints(samples, board)
+    want, bare_want = prints.veiled, prints.bare  # under this photo's glare, and without
+    # a seat's hole shows its print's hue, which real tokens of its colour need not share
+    print_hue = _print_hue(bare_want, owner_k)
     claimed = win.member.any(0) if k_count else np.zeros(HUE_BINS, bool)
-    stray = np.where(~claimed[None, :], samples.peaks, 0.0).max(1)
+    claimed = claimed[None, :] | _near_hue(print_hue)
+    stray = np.where(~claimed, samples.peaks, 0.0).max(1)
     own = np.where(owner_k >= 0, strength[np.arange(n), np.maximum(owner_k, 0)], 0.0)
     others = np.where(
         (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
     ).max(1, initial=0.0)
     others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
-    prints = predicted_prints(samples, board)
-    want, bare_want = prints.veiled, prints.bare  # under this photo's glare, and without
     # (which holes show their print, and so teach the tint's level, is judged without glare)
     printed = check_print(samples, board, bare_want, own, np.maximum(others, stray), want)
     bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
@@ -445,7 +450,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
     tint_room = np.where(owner_k >= 0, np.maximum(bars.quiet, 0.25) + 0.12, 0.0)
-    hue = np.radians(win.hues[np.maximum(owner_k, 0)]) if k_count else np.zeros(n)
+    hue = win.hues[np.maximum(owner_k, 0)] if k_count else np.zeros(n)
+    hue = np.radians(np.where(np.isnan(print_hue), hue, print_hue))  # (the print's, where known)
     ux, uy = np.cos(hue), np.sin(hue)
     along = np.clip(cx * ux + cy * uy, 0.0, tint_room)
     off_print = np.hypot(cx - along * ux, cy - along * uy)
@@ -490,6 +496,21 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         print_tint=_print_tint(want, owner_k, quiet_at),
         washed_tint=_print_tint(prints.washed, owner_k, quiet_at),
     )
+
+
+def _print_hue(bare_print: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
+    """(N,) degrees: the hue of each seat's hole's bare print as this photo's plain holes
+    predict it (nan on plain spaces and where it is not predicted, or too grey to have one)."""
+    cx, cy = bare_print[:, 0], bare_print[:, 1]
+    coloured = (owner_k >= 0) & (np.hypot(cx, cy) >= PRINT_HUE_CHROMA)  # (nan compares False)
+    return np.where(coloured, np.degrees(np.arctan2(cy, cx)) % 360.0, np.nan)
+
+
+def _near_hue(hue: np.ndarray) -> np.ndarray:
+    """(N, HUE_BINS) bool: the hue bins within PRINT_HUE_REACH of each space's `hue` (none
+    where it is nan)."""
+    near = _angle(HUE_CENTRES[None, :], np.nan_to_num(hue, nan=0.0)[:, None]) <= PRINT_HUE_REACH
+    return near & ~np.isnan(hue)[:, None]
 
 
 def _like(cx: np.ndarray, cy: np.ndarray, want: np.ndarray) -> np.ndarray:
