@@ -588,3 +588,29 @@ def test_a_seats_holes_are_judged_by_their_prints_hue_not_by_its_tokens():
     marbles = ["green-h1", "green-h3", "green-h4", "green-b4"]
     assert [spaces[s][0] for s in marbles] == [truth["placement"][s] for s in marbles]
     assert _misread(spaces, truth) == []
+
+
+def test_beside_a_hand_what_skin_is_never_read_as_is_read():
+    """A hand over Manji's board: the spaces a token's radius beside it were all unclear, for
+    a missed rim of skin could be read as a red or yellow token. Skin is never read as green
+    or blue, nor as an empty hole: those readings stand there now (twin dev seed 2004, photo
+    1, issue conditions)."""
+    game = rules.get("manji")
+    frame, truth = _twin_frame(game.name, 2004, 1, "issue14")
+    seen = observe(frame, [game.board])
+    assert seen.hand
+    beside = ["r05", "t21", "t57", "blue-l3"]
+    assert not set(beside) & set(truth["hidden_by_hand"])
+    assert [seen.spaces[s][0] for s in beside] == [truth["placement"].get(s) for s in beside]
+    assert _misread(seen.spaces, truth) == []
+
+
+@pytest.mark.parametrize(
+    ("colour", "unlike"),
+    [("blue", True), ("green", True), ("purple", True), ("red", False), ("orange", False),
+     ("yellow", False), ("white", False), ("black", False), ("red+blue", False)],
+)  # fmt: skip
+def test_only_colours_far_from_skin_are_read_beside_a_hand(colour, unlike):
+    from vision.observation import unlike_skin
+
+    assert unlike_skin(colour) is unlike
