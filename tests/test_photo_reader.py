@@ -614,3 +614,14 @@ def test_only_colours_far_from_skin_are_read_beside_a_hand(colour, unlike):
     from vision.observation import unlike_skin
 
     assert unlike_skin(colour) is unlike
+
+
+def test_seat_holes_out_of_glare_are_read_empty_when_glare_lies_over_most_plain_holes():
+    """Glare lay over most of The Right Moves' plain grey holes, and their usual brightness
+    (0.8 of the paper, more than a bare grey can look) was taken for the print's without
+    glare: every bare seat hole outside the glare looked too dark to be its print and was
+    unclear (twin seed 5900, photo 0, glare; rendered as held out, measured once, so found).
+    The least lifted plain holes say how the print looks without glare."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 5900, 0, "issue14_glare")
+    _read_bare(game, frame, truth, ["d1", "d2", "d3", "d5", "d13", "d14", "d30", "c8"])

@@ -161,7 +161,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
         return none
     alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
-    lift = np.log(np.maximum(look[:, 2], 1e-3) / max(usual[2], 1e-3))
+    lift = np.log(np.maximum(look[:, 2], 1e-3) / max(_unglared(look[:, 2], alike, usual[2]), 1e-3))
     lit_as_usual = alike & (np.abs(lift) <= PLAIN_SPREAD)
     if lit_as_usual.sum() < MIN_PLAIN:
         return none
@@ -187,6 +187,19 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
         return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted, washed)
     veiled = _with_tint_gain(samples, board, _look_of(veil + (lifted - veil) * plan.gain))
     return PrintLooks(veiled, bare, veil[:, 0], lifted_look, unlifted, washed)
+
+
+def _unglared(light: np.ndarray, alike: np.ndarray, usual: float) -> float:
+    """The plain holes' brightness with no glare on them: their median (`usual`), unless
+    that is brighter than a bare grey can look (glare lies over most of them): then the
+    least lifted ones', when enough of them are seen (else the median: glare over the whole
+    board). The holes lit so are the reference for every hole's print without glare; the
+    glared ones say how much glare lies near them (the veil), not how the print looks."""
+    if usual <= BARE_GREY_MOST or alike.sum() < MIN_PLAIN:
+        return usual
+    least = min(float(quantile(light[alike], VEIL_FLOOR)), BARE_GREY_MOST)
+    near = alike & (np.abs(np.log(np.maximum(light, 1e-3) / least)) <= PLAIN_SPREAD)
+    return least if near.sum() >= MIN_PLAIN else usual
 
 
 def _nearest_plain(plan: _PrintPlan, pick: np.ndarray, plain_bgr: np.ndarray) -> np.ndarray:
