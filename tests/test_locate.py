@@ -4,6 +4,7 @@ import pytest
 
 import rules
 from hardware.simtable import SimulatedTable
+from rules.palette import UNKNOWN
 from tests.boards import circle_board, cross_board, game_boards, grid_board
 from vision import aruco
 from vision import locate as locate_module
@@ -335,3 +336,27 @@ def test_three_markers_that_fit_a_strong_lens_loosely_do_not_place_the_board(tmp
     reading = read_board("manji", str(photo))
     assert reading["located"] is False and reading["placement"] == {}
     assert "are in view but do not fit" in reading["message"]
+
+
+def test_three_markers_of_a_small_board_in_the_frame_place_it_by_how_few_pixels_they_miss():
+    """A hand over one corner marker of a board filling little of the frame: the other three
+    missed their corners by 1.21 mm, over the 1.2 mm a fit on three may miss by, and nothing was
+    read, though the fit placed every space within a millimetre (twin seed 6000, photo 0,
+    issue conditions: rendered as held out, measured once, so found). In the image the miss
+    was under two pixels: corner noise, no lens bend."""
+    from hardware.phototwin import render
+    from vision.observation import observe
+
+    board = rules.get("playground-battles").board
+    jpeg, truth = render("playground-battles", 6000, 0, "issue14")
+    frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    found = locate(DEFAULT_CONFIG, frame, [board])
+    assert found is not None and len(found.markers) == 3 and found.error_mm > 1.2
+    ids = board.ids()
+    px = np.array([[truth["spaces_px"][s] for s in ids]], np.float64)
+    mm = cv2.perspectiveTransform(px, found.homography)[0]
+    want = np.array([[board.spaces[i].x, board.spaces[i].y] for i in range(len(ids))])
+    assert np.hypot(*(mm - want).T).max() < 2.0
+    spaces = observe(frame, [board]).spaces
+    wrong = [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
+    assert wrong == []

@@ -222,9 +222,14 @@ def _markers(all_pts: list[np.ndarray], all_ids: list[int]) -> list[Marker]:
 
 
 # three markers leave no fourth to check the fit across the board: a strong lens's bend, fitted
-# as a plane by three that missed their corners by 1.48 mm, put spaces 11 mm off where the
-# fourth was missing, and five tokens were read on their neighbours' spaces
-THREE_MARKERS_SHARE = 0.8  # of config.max_marker_error_mm, for a fit on three markers
+# as a plane by three that missed their corners by 1.48 mm (3.3 px), put spaces 11 mm off
+# where the fourth was missing, and five tokens were read on their neighbours' spaces
+THREE_MARKERS_SHARE = 0.8  # of config.max_marker_error_mm, for a fit on three markers ...
+# ... or, within that bar, this many RMS image px: a lens bends the image in pixels, and corners
+# are found to a pixel or so whatever the board's size in the frame, so a small board's fit
+# misses its corners by more millimetres, not more pixels (1.21 mm, 1.9 px: every space within
+# 1 mm)
+THREE_MARKERS_PX = 2.5
 
 GLANCE_MARGIN = 16  # scaled px around a glanced window: beyond ArUco's threshold window (23)
 
@@ -404,8 +409,12 @@ def _fit_within(config: VisionConfig, markers: list[Marker], squares: dict):
     img_pts = np.concatenate([m.corners for m in markers])
     mm_pts = np.array([p for m in markers for p in squares[m.id]], np.float64)
     err = _reprojection_mm(h, img_pts, mm_pts)
-    limit = config.max_marker_error_mm * (1.0 if len(markers) >= 4 else THREE_MARKERS_SHARE)
-    return (h, err) if err <= limit else None
+    if err > config.max_marker_error_mm:
+        return None
+    if len(markers) < 4 and err > THREE_MARKERS_SHARE * config.max_marker_error_mm:
+        if _reprojection_px(h, img_pts, mm_pts) > THREE_MARKERS_PX:
+            return None
+    return h, err
 
 
 def identify_game(markers: list[Marker], boards: list[Board] | tuple[Board, ...]) -> Board | None:
@@ -424,6 +433,12 @@ def identify_game(markers: list[Marker], boards: list[Board] | tuple[Board, ...]
 def _reprojection_mm(h: np.ndarray, img_pts: np.ndarray, mm_pts: np.ndarray) -> float:
     proj = cv2.perspectiveTransform(img_pts[None].astype(np.float64), h)[0]
     return float(np.sqrt(np.mean(np.sum((proj - mm_pts) ** 2, axis=1))))
+
+
+def _reprojection_px(h: np.ndarray, img_pts: np.ndarray, mm_pts: np.ndarray) -> float:
+    """RMS image px between the corners found and the board's, mapped back into the image."""
+    back = cv2.perspectiveTransform(mm_pts[None].astype(np.float64), np.linalg.inv(h))[0]
+    return float(np.sqrt(np.mean(np.sum((back - img_pts) ** 2, axis=1))))
 
 
 # the board each recently returned homography was fitted to (image px -> that board's mm)
