@@ -60,14 +60,16 @@ def _calibration_for(calibration, board: Board) -> Calibration | None:
 
 
 def _read_round_hand(config, samples, board, cal, seen_hand, covered) -> dict:
-    """Read every space but those under a hand or close beside it. Close beside it, a
-    reading stands only where the hand's skin could not have made it: empty, or a colour
-    far from any skin's hue (a missed rim of skin is read red, orange or yellow, never blue).
-    The rest of the board is read without those spaces, so skin teaches it nothing."""
+    """Read every space but those under a hand or close beside it. Close beside a hand found
+    by its skin, a reading stands only where the skin could not have made it: empty, or a
+    colour far from any skin's hue (a missed rim of skin is read red, orange or yellow, never
+    blue). The rest of the board is read without those spaces, so skin teaches it nothing."""
     if not covered:
         return classify_spaces(config, samples, board, cal)
     hidden = np.isin(samples.ids, list(covered))
     spaces = classify_spaces(config, replace(samples, valid=samples.valid & ~hidden), board, cal)
+    if seen_hand.method != "skin":  # (against the calibration, any change is foreign: a
+        return spaces  # sleeve of any colour may lie beside it)
     beside = covered - seen_hand.covers(board, config, margin_mm=0.0)
     if beside:
         under = np.isin(samples.ids, list(covered - beside))
