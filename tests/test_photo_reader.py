@@ -625,3 +625,15 @@ def test_seat_holes_out_of_glare_are_read_empty_when_glare_lies_over_most_plain_
     game = rules.get("the-right-moves")
     frame, truth = _twin_frame(game.name, 5900, 0, "issue14_glare")
     _read_bare(game, frame, truth, ["d1", "d2", "d3", "d5", "d13", "d14", "d30", "c8"])
+
+
+def test_a_dull_stand_is_read_where_its_hue_is_its_colours():
+    """Two dull rose stands (chroma about 0.32, under the 0.42 a clear token needs on a plain
+    square) were unclear on Playground Battles' grid (twin dev seed 2004, photo 0). A bare
+    square never shows a token-sized colour above 0.2; where the hue lies near its colour's
+    own in this photo, a lower bar reads them (between two colours' hues it does not)."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 2004, 0, "issue14")
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in ("b5", "b6")] == [truth["placement"][s] for s in ("b5", "b6")]
+    assert _misread(spaces, truth) == []

@@ -33,6 +33,12 @@ from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
 from vision.topview import top_view
 
 TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
+# ... or this where the peak's hue lies within DULL_HUE of its colour's in this photo: dull
+# plastic (chroma ~0.3) is still far above anything a bare plain space shows (at most 0.2 in
+# every development photo), and a hue that near its own colour's is no other colour's (a teal
+# marble 35 degrees off blue, between blue and green, still needs TOKEN_SURE)
+TOKEN_SURE_DULL = 0.36
+DULL_HUE = 15.0
 TOKEN_FAINT = 0.25  # below this, no token colour on a plain space
 QUIET = 0.2  # at most this, surely no token on a plain space (print, JPEG colour bleeding)
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
@@ -382,13 +388,15 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
                       printed.shows, tint_level(samples, own), bare_want)  # fmt: skip
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
     spread = np.zeros((n, k_count))
+    off_hue = np.zeros((n, k_count))
     for k in range(k_count):
         pick = np.where(win.member[k][None, :], samples.peaks, -1.0).argmax(1)
         spread[:, k] = samples.spread[np.arange(n), pick]
+        off_hue[:, k] = _angle(HUE_CENTRES[pick], win.hues[k])
     token_sized = ramp(spread / np.maximum(strength, 1e-3), 0.55, 0.4)
     # token confidence per colour: against the tint where the space is printed in that colour
     faint = np.full((n, k_count), TOKEN_FAINT)
-    full = np.full((n, k_count), TOKEN_SURE)
+    full = np.where(off_hue <= DULL_HUE, TOKEN_SURE_DULL, TOKEN_SURE)
     quiet_at = np.full((n, k_count), QUIET)
     owned = np.nonzero(owner_k >= 0)[0]
     faint[owned, owner_k[owned]] = bars.faint[owned]
