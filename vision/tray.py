@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board, Region
-from vision.dice import MIN_DIE_PX, WORK_DIE_PX, DiceConfig, read_dice
+from vision.dice import MIN_DIE_PX, WORK_DIE_PX, DiceConfig, die_grey, read_dice
 
 DIE_MM = 16.0  # the side of an ordinary die
 # around each tray the view shows this much more (a die lying on the tray's edge is whole)
@@ -210,7 +210,7 @@ class TrayReader:
             windows = _changed(empty, thumb, shape, self.die_mm * view.px_per_mm, known)
             # only the parts of the view that changed are cut from the camera's image
             parts = [
-                (box, source.warp(to_image, _window(view, box)))
+                (box, source.warp(to_image, _window(view, box), self.config))
                 for box in (windows if windows is not None else [(0, 0, view.width, view.height)])
                 if min(box[2] - box[0], box[3] - box[1]) >= 16
             ]
@@ -389,8 +389,10 @@ class _Source:
     to_frame: np.ndarray  # source px -> frame px
     px_per_mm: float  # source pixels per board mm at the tray
 
-    def warp(self, to_image: np.ndarray, view: _View) -> np.ndarray:
-        return _warp(self.image, to_image, view, self.to_frame, self.px_per_mm)
+    def warp(
+        self, to_image: np.ndarray, view: _View, config: DiceConfig | None = None
+    ) -> np.ndarray:
+        return _warp(self.image, to_image, view, self.to_frame, self.px_per_mm, config)
 
 
 def _view_corners(view: _View, to_image: np.ndarray) -> np.ndarray:
@@ -406,11 +408,14 @@ def _warp(
     view: _View,
     source_to_frame: np.ndarray,
     native: float,
+    config: DiceConfig | None = None,
 ) -> np.ndarray:
     """The view cut from ``source`` (whose pixels map to frame pixels by
     ``source_to_frame``; ``native``: its pixels per board mm). Only the part under the view
     is touched, shrunk first by area averaging when it is much finer than the view (a plain
-    warp would skip pixels and alias the pips)."""
+    warp would skip pixels and alias the pips). A part that is shrunk is first made the die
+    reader's grey (:func:`vision.dice.die_grey` for ``config``), which is all the reader
+    looks at: averaging and warping one channel instead of three costs half as much."""
     view_to_source = np.linalg.inv(source_to_frame) @ to_image @ view.to_mm
     w, h = view.width, view.height
     pts = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], float)
@@ -422,6 +427,8 @@ def _warp(
     to_part = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
     factor = native / view.px_per_mm
     if factor > 1.4:
+        if config is not None and part.ndim == 3:
+            part = die_grey(part, config)
         part = cv2.resize(part, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
         to_part = np.diag([1 / factor, 1 / factor, 1.0]) @ to_part
     return cv2.warpPerspective(
