@@ -8,13 +8,16 @@ happens, and ends with a short summary.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
+import signal
 import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 import rules
@@ -72,6 +75,20 @@ def summary_text(summary: dict[str, Any]) -> str:
         f"  camera             {summary['frames']} frames read, {summary['fps']} frames/s",
     ]
     return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C ignored while the demo shuts down: a second press (or a terminal that sends two)
+    would cut the camera's and the page's closing short with a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (only the main thread receives signals)
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def run_demo(
@@ -154,13 +171,14 @@ def run_demo(
     except KeyboardInterrupt:
         pass
     finally:
-        players_thread.stop()
-        players_thread.join(timeout=10)
-        if server is not None:
-            server.close()
-        appliance.close()
-        counting.set()  # every ruling announced so far is counted before the summary
-        counter.join(timeout=60)
+        with interrupts_held():
+            players_thread.stop()
+            players_thread.join(timeout=10)
+            if server is not None:
+                server.close()
+            appliance.close()
+            counting.set()  # every ruling announced so far is counted before the summary
+            counter.join(timeout=60)
     summary = {
         "game": referee.game.name,
         "title": referee.game.title,

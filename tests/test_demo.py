@@ -104,3 +104,17 @@ def test_the_addresses_to_tell_a_phone():
 def test_demo_refuses_an_unknown_game(capsys):
     assert main(["demo", "--game", "chess", "--port", "0", "--duration", "1"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_a_second_ctrl_c_while_the_demo_shuts_down_is_ignored():
+    """Ctrl-C stops the demo; a second one during its shutdown cut the camera's closing short
+    with a traceback. While the demo closes, interrupts are held (and restored after)."""
+    import os
+    import signal
+
+    from device.demo import interrupts_held
+
+    before = signal.getsignal(signal.SIGINT)
+    with interrupts_held():
+        os.kill(os.getpid(), signal.SIGINT)  # would raise KeyboardInterrupt here otherwise
+    assert signal.getsignal(signal.SIGINT) is before
