@@ -100,10 +100,10 @@ def default_calibration(board: Board) -> Calibration:
 
 def _colour_peak(looks, i: int, colour: str) -> Look | None:
     """The strongest own peak of space i within 45 degrees of the colour's palette hue."""
-    from vision.tokens import HUE_CENTRES
+    from vision.tokens import HUE_CENTRES, hue_gap
 
     hue = palette_look(colour)[0]
-    near = np.abs((HUE_CENTRES - hue + 180.0) % 360.0 - 180.0) <= 45.0
+    near = hue_gap(HUE_CENTRES, hue) <= 45.0
     values = np.where(near, looks.peaks[i], 0.0)
     j = int(np.argmax(values))
     if values[j] <= 0.0:

@@ -20,6 +20,7 @@ from vision.contest import is_contest
 from vision.hand import detect_hand, rectify
 from vision.locate import locate
 from vision.spaces import classify_spaces, sample_spaces
+from vision.tokens import hue_gap
 
 HAND_SHADOW = 0.8  # with a hand in view, paper darker than this against the board is its shadow
 HAND_MARGIN = 1.0  # token radii around a hand (the skin finder may miss its rim) not read
@@ -87,11 +88,7 @@ def unlike_skin(colour: str) -> bool:
     if is_contest(colour):
         return all(unlike_skin(c) for c in colour.split("+"))
     hue, chroma, _ = palette_look(colour)
-    return chroma >= SKIN_FAR_CHROMA and _angle(hue, SKIN_HUE) >= SKIN_FAR
-
-
-def _angle(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
+    return chroma >= SKIN_FAR_CHROMA and bool(hue_gap(hue, SKIN_HUE) >= SKIN_FAR)
 
 
 def observe(

@@ -29,7 +29,7 @@ from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
 from vision.printlook import check_print, predicted_prints, tint_level
 from vision.standout import standout_tokens
-from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, look_at_spaces
+from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, hue_deg, hue_gap, look_at_spaces
 from vision.topview import top_view
 
 TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
@@ -90,10 +90,6 @@ def candidate_colours(board: Board) -> tuple[str, ...]:
     return colours or tuple(PALETTE)
 
 
-def _angle(a: np.ndarray | float, b: float) -> np.ndarray:
-    return np.abs((np.asarray(a) - b + 180.0) % 360.0 - 180.0)
-
-
 @dataclass(frozen=True)
 class _Windows:
     """Which hue bins belong to which chromatic colour."""
@@ -114,7 +110,7 @@ def _hue_member(hues: np.ndarray, reach: np.ndarray | float = 45.0) -> np.ndarra
     """(K, HUE_BINS): each colour owns the hues within `reach` degrees of its own (per colour)
     that are nearer to it than to any other colour's by a margin (a hue between two colours is
     neither)."""
-    angle = _angle(HUE_CENTRES[None, :], np.asarray(hues, np.float64)[:, None])  # (K, HUE_BINS)
+    angle = hue_gap(HUE_CENTRES[None, :], np.asarray(hues, np.float64)[:, None])  # (K, HUE_BINS)
     nearer = angle[:, None, :] <= angle[None, :, :] - 2 * HUE_MARGIN  # [k, j]: k's by a margin
     nearer[np.arange(len(angle)), np.arange(len(angle))] = True  # (each is no rival of its own)
     return (angle <= np.asarray(reach, np.float64).reshape(-1, 1)) & nearer.all(1)
@@ -138,7 +134,7 @@ def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _
             continue
         seen = HUE_CENTRES[best[mine]]
         centre = _circular_mean(seen)
-        if _angle(seen, centre).max() <= PHOTO_HUE_SPREAD and _angle(centre, hues[k]) <= 40.0:
+        if hue_gap(seen, centre).max() <= PHOTO_HUE_SPREAD and hue_gap(centre, hues[k]) <= 40.0:
             # and a set whose tokens look alike here owns no hue far from theirs: a teal green
             # marble 35 degrees off the blue ones was read blue
             hues[k], reach[k] = centre, PHOTO_HUE_REACH
@@ -392,7 +388,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     for k in range(k_count):
         pick = np.where(win.member[k][None, :], samples.peaks, -1.0).argmax(1)
         spread[:, k] = samples.spread[np.arange(n), pick]
-        off_hue[:, k] = _angle(HUE_CENTRES[pick], win.hues[k])
+        off_hue[:, k] = hue_gap(HUE_CENTRES[pick], win.hues[k])
     token_sized = ramp(spread / np.maximum(strength, 1e-3), 0.55, 0.4)
     # token confidence per colour: against the tint where the space is printed in that colour
     faint = np.full((n, k_count), TOKEN_FAINT)
@@ -511,13 +507,13 @@ def _print_hue(bare_print: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
     predict it (nan on plain spaces and where it is not predicted, or too grey to have one)."""
     cx, cy = bare_print[:, 0], bare_print[:, 1]
     coloured = (owner_k >= 0) & (np.hypot(cx, cy) >= PRINT_HUE_CHROMA)  # (nan compares False)
-    return np.where(coloured, np.degrees(np.arctan2(cy, cx)) % 360.0, np.nan)
+    return np.where(coloured, hue_deg(cx, cy), np.nan)
 
 
 def _near_hue(hue: np.ndarray) -> np.ndarray:
     """(N, HUE_BINS) bool: the hue bins within PRINT_HUE_REACH of each space's `hue` (none
     where it is nan)."""
-    near = _angle(HUE_CENTRES[None, :], np.nan_to_num(hue, nan=0.0)[:, None]) <= PRINT_HUE_REACH
+    near = hue_gap(HUE_CENTRES[None, :], np.nan_to_num(hue, nan=0.0)[:, None]) <= PRINT_HUE_REACH
     return near & ~np.isnan(hue)[:, None]
 
 

@@ -329,6 +329,11 @@ def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     return np.degrees(np.arctan2(cy, cx)) % 360.0
 
 
+def hue_gap(a, b):
+    """Degrees between hues a and b (scalars or arrays) the short way round the circle, 0..180."""
+    return np.abs((np.asarray(a) - b + 180.0) % 360.0 - 180.0)
+
+
 def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     """Measure every space's cell in the top view."""
     plan = reader_plan(board)
