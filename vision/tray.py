@@ -389,9 +389,7 @@ class _Source:
     to_frame: np.ndarray  # source px -> frame px
     px_per_mm: float  # source pixels per board mm at the tray
 
-    def warp(
-        self, to_image: np.ndarray, view: _View, config: DiceConfig | None = None
-    ) -> np.ndarray:
+    def warp(self, to_image: np.ndarray, view: _View, config: DiceConfig) -> np.ndarray:
         return _warp(self.image, to_image, view, self.to_frame, self.px_per_mm, config)
 
 
@@ -408,7 +406,7 @@ def _warp(
     view: _View,
     source_to_frame: np.ndarray,
     native: float,
-    config: DiceConfig | None = None,
+    config: DiceConfig,
 ) -> np.ndarray:
     """The view cut from ``source`` (whose pixels map to frame pixels by
     ``source_to_frame``; ``native``: its pixels per board mm). Only the part under the view
@@ -427,7 +425,7 @@ def _warp(
     to_part = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
     factor = native / view.px_per_mm
     if factor > 1.4:
-        if config is not None and part.ndim == 3:
+        if part.ndim == 3:
             part = die_grey(part, config)
         part = cv2.resize(part, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
         to_part = np.diag([1 / factor, 1 / factor, 1.0]) @ to_part
