@@ -7,6 +7,8 @@ the safety assertion is absolute: no space is ever read wrong with confidence.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -603,6 +605,46 @@ def test_beside_a_hand_what_skin_is_never_read_as_is_read():
     assert not set(beside) & set(truth["hidden_by_hand"])
     assert [seen.spaces[s][0] for s in beside] == [truth["placement"].get(s) for s in beside]
     assert _misread(seen.spaces, truth) == []
+
+
+def test_a_red_or_yellow_token_a_hand_touches_is_read_where_it_is_unlike_that_hands_skin():
+    """Two yellow marbles at a hand's fingertips were taken into the hand (the skin finder grew
+    it over every skin-hued run it touched) and were unclear. The hand's own skin, measured
+    where it lies over plain paper, is far duller: the hand grows only over its own colour, and
+    a token's disc filled with a colour that skin never shows is read (twin dev seed 4601,
+    photo 3, issue conditions)."""
+    game = rules.get("aggravation")
+    frame, truth = _twin_frame(game.name, 4601, 3, "issue14")
+    seen = observe(frame, [game.board])
+    assert seen.hand
+    touched = ["t10", "blue-h4"]
+    assert not set(touched) & set(truth["hidden_by_hand"])
+    assert [seen.spaces[s][0] for s in touched] == ["yellow", "yellow"]
+    assert [truth["placement"].get(s) for s in touched] == ["yellow", "yellow"]
+    assert _misread(seen.spaces, truth) == []
+
+
+def test_skin_beside_a_hand_read_as_red_stays_unclear():
+    """An empty square beside a hand whose cell a rim of skin reaches into is read red once the
+    hand's spaces are left out; no token's colour fills its disc, so it stays unclear (twin dev
+    seed 4701, photo 2, every condition)."""
+    from vision.observation import HAND_MARGIN
+    from vision.spaces import classify_spaces, sample_spaces
+
+    game = rules.get("playground-battles")
+    board = game.board
+    frame, truth = _twin_frame(game.name, 4701, 2, "all")
+    assert "j6" not in truth["placement"] and "j6" not in truth["hidden_by_hand"]
+    loc = locate(DEFAULT_CONFIG, frame, [board])
+    hand = detect_hand(DEFAULT_CONFIG, frame, board, loc.homography)
+    samples = sample_spaces(DEFAULT_CONFIG, frame, board, loc.homography, loc.markers)
+    under = np.isin(samples.ids, list(hand.covers(board, DEFAULT_CONFIG, 0.0)))
+    beside = hand.covers(board, DEFAULT_CONFIG, HAND_MARGIN * board.token_radius)
+    assert "j6" in beside
+    again = classify_spaces(DEFAULT_CONFIG, replace(samples, valid=samples.valid & ~under), board)
+    assert again["j6"][0] == "red"  # what the skin makes of it
+    assert not hand.shows_token(board, DEFAULT_CONFIG, "j6")
+    assert observe(frame, [board]).spaces["j6"][0] == UNKNOWN
 
 
 @pytest.mark.parametrize(

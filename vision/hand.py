@@ -25,6 +25,13 @@ ARM_DEEP_MM = 15.0  # ... and reaches in beyond this, with at least ARM_AREA of 
 ARM_AREA = 0.5
 SKIN_CHROMA = (9.0, 50.0)  # CIELAB chroma of skin under the board's balanced light
 SKIN_HUE = (25.0, 95.0)  # ... and its hue, degrees (reddish to yellowish)
+# A hand's own skin, measured where it lies over plain paper, varies little: on the twin's hand
+# photos 99% of the rest of its skin lies within 13 CIELAB (a, b) units of its median, and none
+# is more than 1.2 times as colourful. A red or yellow token it touches lies further off.
+HAND_LIKE = 15.0  # (a, b) distance from the hand's median within which a run is still hand
+TOKEN_CHROMA = 1.6  # a colour this many times as colourful as the hand's skin is none of it
+OWN_SKIN_PX = 20  # skin pixels needed to measure the hand's own colour
+TOKEN_SHOWN = 0.2  # the part of a token's disc such colour fills to show a token, not skin
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,8 @@ class HandResult:
     area_fraction: float  # largest foreign blob / board area
     method: str  # "reference" or "skin"
     blob: np.ndarray | None = None  # the foreign blobs in the small top view (255), if any
+    # pixels of the small top view that cannot be this hand's skin (skin method only)
+    not_skin: np.ndarray | None = None
 
     def covers(self, board: Board, config: VisionConfig, margin_mm: float) -> set[str]:
         """The spaces under (or within `margin_mm` of) the foreign blobs."""
@@ -47,6 +56,24 @@ class HandResult:
             for sp in board.spaces
             if near[min(h - 1, max(0, round(sp.y * s))), min(w - 1, max(0, round(sp.x * s)))]
         }
+
+    def shows_token(self, board: Board, config: VisionConfig, space_id: str) -> bool:
+        """Does a colour no skin of this hand has fill enough of the space's token disc?
+        (A reading made by a rim of skin the blob missed shows none.)"""
+        if self.not_skin is None:
+            return False
+        s = board_scale(board, config)
+        sp = board.space(space_id)
+        r = max(1.0, board.token_radius * s)
+        h, w = self.not_skin.shape
+        x0, x1 = max(0, int(sp.x * s - r)), min(w, int(sp.x * s + r) + 1)
+        y0, y1 = max(0, int(sp.y * s - r)), min(h, int(sp.y * s + r) + 1)
+        if x0 >= x1 or y0 >= y1:
+            return False
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = (xx - sp.x * s) ** 2 + (yy - sp.y * s) ** 2 <= r * r
+        shown = np.count_nonzero(self.not_skin[y0:y1, x0:x1][disc])
+        return shown >= TOKEN_SHOWN * np.count_nonzero(disc)
 
 
 def board_scale(board: Board, config: VisionConfig) -> float:
@@ -184,8 +211,26 @@ def detect_hand(
         arm = _across_edge(skin, board, config)
         if arm is None:
             return HandResult(False, area, "skin", blob)
-        return HandResult(True, float(np.count_nonzero(arm)) / total, "skin", _grown(arm, skin))
-    return HandResult(True, area, "skin", _grown(blob, skin))
+        area, blob = float(np.count_nonzero(arm)) / total, arm
+    seen = (blob > 0) & (mask > 0)  # over plain paper (an arm over a crowded grid: anywhere)
+    if np.count_nonzero(seen) < OWN_SKIN_PX:
+        seen = blob > 0
+    if np.count_nonzero(seen) < OWN_SKIN_PX:
+        return HandResult(True, area, "skin", _grown(blob, skin))
+    like, not_skin = _own_skin(a, b, seen)
+    return HandResult(True, area, "skin", _grown(blob, skin & like), not_skin)
+
+
+def _own_skin(a: np.ndarray, b: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the top view looks like this hand's own skin (as `seen` shows it), and where it
+    looks like no skin of it: well off its colour and far more colourful."""
+    pa, pb = float(np.median(a[seen])), float(np.median(b[seen]))
+    da, db = a - pa, b - pb
+    off2 = da * da + db * db
+    like = off2 <= HAND_LIKE**2
+    chroma2 = pa * pa + pb * pb
+    unlike = (off2 > HAND_LIKE**2) & (a * a + b * b >= TOKEN_CHROMA**2 * chroma2)
+    return like, unlike
 
 
 def _across_edge(foreign: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray | None:

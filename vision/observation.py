@@ -64,7 +64,8 @@ def _read_round_hand(config, samples, board, cal, seen_hand, covered) -> dict:
     """Read every space but those under a hand or close beside it. Close beside a hand found
     by its skin, a reading stands only where the skin could not have made it: empty, or a
     colour far from any skin's hue (a missed rim of skin is read red, orange or yellow, never
-    blue). The rest of the board is read without those spaces, so skin teaches it nothing."""
+    blue), or a token's disc filled with a colour this hand's skin never shows. The rest of
+    the board is read without those spaces, so skin teaches it nothing."""
     if not covered:
         return classify_spaces(config, samples, board, cal)
     hidden = np.isin(samples.ids, list(covered))
@@ -77,7 +78,10 @@ def _read_round_hand(config, samples, board, cal, seen_hand, covered) -> dict:
         again = classify_spaces(config, replace(samples, valid=samples.valid & ~under), board, cal)
         for sid in beside:
             colour = again[sid][0]
-            if colour is None or (colour != UNKNOWN and unlike_skin(colour)):
+            if colour is None or (
+                colour != UNKNOWN
+                and (unlike_skin(colour) or seen_hand.shows_token(board, config, sid))
+            ):
                 spaces[sid] = again[sid]
     return spaces
 
