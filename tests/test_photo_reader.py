@@ -628,7 +628,7 @@ def test_skin_beside_a_hand_read_as_red_stays_unclear():
     """An empty square beside a hand whose cell a rim of skin reaches into is read red once the
     hand's spaces are left out; no token's colour fills its disc, so it stays unclear (twin dev
     seed 4701, photo 2, every condition)."""
-    from vision.observation import HAND_MARGIN
+    from vision.round_hand import HAND_MARGIN
     from vision.spaces import classify_spaces, sample_spaces
 
     game = rules.get("playground-battles")
@@ -653,7 +653,7 @@ def test_skin_beside_a_hand_read_as_red_stays_unclear():
      ("yellow", False), ("white", False), ("black", False), ("red+blue", False)],
 )  # fmt: skip
 def test_only_colours_far_from_skin_are_read_beside_a_hand(colour, unlike):
-    from vision.observation import unlike_skin
+    from vision.round_hand import unlike_skin
 
     assert unlike_skin(colour) is unlike
 

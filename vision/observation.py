@@ -8,28 +8,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from rules.geometry import Board
 from rules.palette import UNKNOWN
-from vision.calibrate import Calibration, palette_look
+from vision.calibrate import Calibration
 from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
 from vision.contest import is_contest
 from vision.hand import detect_hand, rectify
 from vision.locate import locate
-from vision.spaces import classify_spaces, sample_spaces
-from vision.tokens import hue_gap
+from vision.round_hand import read_round_hand
+from vision.spaces import sample_spaces
 
 HAND_SHADOW = 0.8  # with a hand in view, paper darker than this against the board is its shadow
-HAND_MARGIN = 1.0  # token radii around a hand (the skin finder may miss its rim) not read
-# ... but for what skin is never read as. Skin lies at hues 0-40 degrees of the reader's
-# chroma (a green or warm cast moves it ~10-20 degrees); a token colour 90 degrees off it
-# (green, blue, purple: not red, orange, yellow, white or black) is no skin
-SKIN_HUE = 20.0
-SKIN_FAR = 90.0
-SKIN_FAR_CHROMA = 0.5  # (and a colour this grey has no hue to tell)
 
 
 @dataclass(frozen=True)
@@ -58,41 +51,6 @@ def _calibration_for(calibration, board: Board) -> Calibration | None:
     if isinstance(calibration, Mapping):
         return calibration.get(board.name)
     raise TypeError(f"calibration must be a Calibration or a mapping, got {type(calibration)}")
-
-
-def _read_round_hand(config, samples, board, cal, seen_hand, covered) -> dict:
-    """Read every space but those under a hand or close beside it. Close beside a hand found
-    by its skin, a reading stands only where the skin could not have made it: empty, or a
-    colour far from any skin's hue (a missed rim of skin is read red, orange or yellow, never
-    blue), or a token's disc filled with a colour this hand's skin never shows. The rest of
-    the board is read without those spaces, so skin teaches it nothing."""
-    if not covered:
-        return classify_spaces(config, samples, board, cal)
-    hidden = np.isin(samples.ids, list(covered))
-    spaces = classify_spaces(config, replace(samples, valid=samples.valid & ~hidden), board, cal)
-    if seen_hand.method != "skin":  # (against the calibration, any change is foreign: a
-        return spaces  # sleeve of any colour may lie beside it)
-    beside = covered - seen_hand.covers(board, config, margin_mm=0.0)
-    if beside:
-        under = np.isin(samples.ids, list(covered - beside))
-        again = classify_spaces(config, replace(samples, valid=samples.valid & ~under), board, cal)
-        for sid in beside:
-            colour = again[sid][0]
-            if colour is None or (
-                colour != UNKNOWN
-                and (unlike_skin(colour) or seen_hand.shows_token(board, config, sid))
-            ):
-                spaces[sid] = again[sid]
-    return spaces
-
-
-def unlike_skin(colour: str) -> bool:
-    """A colour no hand's skin is read as: chromatic, its hue far from skin's under any
-    white balance the reader allows (a contest of two such colours too)."""
-    if is_contest(colour):
-        return all(unlike_skin(c) for c in colour.split("+"))
-    hue, chroma, _ = palette_look(colour)
-    return chroma >= SKIN_FAR_CHROMA and bool(hue_gap(hue, SKIN_HUE) >= SKIN_FAR)
 
 
 def observe(
@@ -138,8 +96,7 @@ def observe(
     # what lies under a hand (or close beside it) is neither read nor learnt from (a sleeve
     # is no token, nor skin a seat's tint); nor, below, what lies in its shadow, where the
     # light is not the board's
-    covered = seen_hand.covers(board, config, margin_mm=HAND_MARGIN * board.token_radius)
-    spaces = _read_round_hand(config, samples, board, cal, seen_hand, covered)
+    spaces = read_round_hand(config, samples, board, cal, seen_hand)
     timings["spaces"] = (t4 - t3 + time.perf_counter() - t5) * 1e3
     if hand:
         for sid in np.asarray(samples.ids)[~(samples.shade >= HAND_SHADOW)]:

@@ -1,0 +1,71 @@
+"""Reading the board round a hand: what lies under it is not read, and close beside it a
+reading stands only where the hand's skin could not have made it.
+
+The skin finder may miss a hand's rim, and a rim of skin in a space's cell is read as a red,
+orange or yellow token. So the spaces within a token's radius of the hand are read apart, and
+a reading there stands when it is empty, a colour no skin is read as (green, blue, purple), or
+a token's disc filled with a colour this hand's own skin never shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from rules.geometry import Board
+from rules.palette import UNKNOWN
+from vision.calibrate import Calibration, palette_look
+from vision.config import VisionConfig
+from vision.contest import is_contest
+from vision.hand import HandResult
+from vision.spaces import classify_spaces
+from vision.tokens import SpaceLooks, hue_gap
+
+HAND_MARGIN = 1.0  # token radii around a hand (the skin finder may miss its rim) not read
+# ... but for what skin is never read as. Skin lies at hues 0-40 degrees of the reader's
+# chroma (a green or warm cast moves it ~10-20 degrees); a token colour 90 degrees off it
+# (green, blue, purple: not red, orange, yellow, white or black) is no skin
+SKIN_HUE = 20.0
+SKIN_FAR = 90.0
+SKIN_FAR_CHROMA = 0.5  # (and a colour this grey has no hue to tell)
+
+
+def read_round_hand(
+    config: VisionConfig,
+    samples: SpaceLooks,
+    board: Board,
+    cal: Calibration | None,
+    seen_hand: HandResult,
+) -> dict:
+    """Read every space but those under a hand or close beside it, and those beside it as
+    far as skin cannot have made the reading. The rest of the board is read without them,
+    so skin teaches it nothing."""
+    covered = seen_hand.covers(board, config, margin_mm=HAND_MARGIN * board.token_radius)
+    if not covered:
+        return classify_spaces(config, samples, board, cal)
+    hidden = np.isin(samples.ids, list(covered))
+    spaces = classify_spaces(config, replace(samples, valid=samples.valid & ~hidden), board, cal)
+    if seen_hand.method != "skin":  # (against the calibration, any change is foreign: a
+        return spaces  # sleeve of any colour may lie beside it)
+    beside = covered - seen_hand.covers(board, config, margin_mm=0.0)
+    if not beside:
+        return spaces
+    visible = samples.valid & ~np.isin(samples.ids, list(covered - beside))
+    again = classify_spaces(config, replace(samples, valid=visible), board, cal)
+    for sid in beside:
+        colour = again[sid][0]
+        if colour is None or (
+            colour != UNKNOWN and (unlike_skin(colour) or seen_hand.shows_token(board, config, sid))
+        ):
+            spaces[sid] = again[sid]
+    return spaces
+
+
+def unlike_skin(colour: str) -> bool:
+    """A colour no hand's skin is read as: chromatic, its hue far from skin's under any
+    white balance the reader allows (a contest of two such colours too)."""
+    if is_contest(colour):
+        return all(unlike_skin(c) for c in colour.split("+"))
+    hue, chroma, _ = palette_look(colour)
+    return chroma >= SKIN_FAR_CHROMA and bool(hue_gap(hue, SKIN_HUE) >= SKIN_FAR)
