@@ -624,6 +624,19 @@ def test_a_red_or_yellow_token_a_hand_touches_is_read_where_it_is_unlike_that_ha
     assert _misread(seen.spaces, truth) == []
 
 
+def test_bare_holes_in_a_hands_shadow_are_read_empty():
+    """A hand's shadow darkened the plain holes beside it (0.28-0.30 of the paper against
+    0.49 elsewhere: a camera's tone curve darkens ink more than paper), and each was unclear,
+    as dark as a dull token. A bare grey hole beside them, as dim, says the print is dim
+    there (twin dev seed 2004, photo 2, a hand)."""
+    game = rules.get("aggravation")
+    frame, truth = _twin_frame(game.name, 2004, 2, "hand")
+    assert truth["hand"] and not {"t26", "t27"} & set(truth["placement"])
+    seen = observe(frame, [game.board])
+    assert seen.hand and [seen.spaces[s][0] for s in ("t26", "t27")] == [None, None]
+    assert _misread(seen.spaces, truth) == []
+
+
 def test_skin_beside_a_hand_read_as_red_stays_unclear():
     """An empty square beside a hand whose cell a rim of skin reaches into is read red once the
     hand's spaces are left out; no token's colour fills its disc, so it stays unclear (twin dev

@@ -159,3 +159,24 @@ def test_a_bright_grey_hole_is_taken_for_glare_only_where_no_seat_plays_grey_tok
     assert seats_play_grey(
         dataclasses.replace(board, seat_colours=("red", "black", "blue", "green"))
     )
+
+
+def test_a_dim_grey_hole_never_vouches_for_itself():
+    """A plain hole darker than usual says a shadow lies beside it, for its neighbours; alone
+    it says nothing of itself (a dark token on it would look just so)."""
+    from vision.printlook import _dimmed, _plan
+
+    board = rules.get("aggravation").board
+    plan = _plan(board)
+    pick = np.nonzero(plan.plain)[0]
+    plain_bgr = np.full((len(pick), 3), 0.5)
+    lonely = int(pick[0])
+    dim = pick == lonely
+    plain_bgr[dim] = 0.3
+    dimmed = _dimmed(plan, pick, plain_bgr, dim)
+    assert np.isnan(dimmed[lonely])
+    beside = plan.distance[lonely] <= plan.spacing * 1.01
+    beside[lonely] = False
+    assert beside.any() and np.allclose(dimmed[beside & plan.plain], 0.3, atol=0.02)
+    far = plan.distance[lonely] > 3 * plan.spacing
+    assert np.isnan(dimmed[far]).all()

@@ -36,7 +36,7 @@ def in_lift_range(light: np.ndarray, prints: PrintLooks, owner_k: np.ndarray) ->
     colourful as its tint, can be as bright as its lifted neighbours. 0 where nothing is
     predicted."""
     bare = prints.bare[:, 2]
-    low = np.fmin(np.fmin(prints.unlifted, prints.lifted[:, 2]), bare)
+    low = np.fmin(np.fmin(prints.unlifted, prints.lifted[:, 2]), np.fmin(bare, prints.dimmed))
     high = np.fmax(prints.lifted[:, 2], bare)
     log_light = np.log(np.maximum(light, 1e-3))
     off = np.maximum.reduce(

@@ -37,6 +37,7 @@ MATCH_CHROMA = 0.1  # the middle's colour within this of the prediction (chroma 
 MATCH_LIGHT = 0.25  # ... and its brightness within this (log ratio)
 MATCH_EXCESS = 0.1  # no peak in the cell stronger than the predicted tint by more than this
 MATCH_STEP = 0.08  # nor stronger than the faintest hole of its seat by more than this
+DIM_REACH = 1.5  # spacings: plain holes this close, darker than usual, say a shadow lies there
 NEARBY_SPACINGS = 4.0  # a seat's holes this many spacings apart are compared
 VEIL_FLOOR = 0.2  # the least lifted share of the plain holes shows the print without glare
 VEIL_MAX = 0.9  # glare leaves at least a tenth of the print to see
@@ -73,6 +74,7 @@ class _PrintPlan:
     distance: np.ndarray  # (N, N) mm between spaces
     nearby: np.ndarray  # (N, N) bool: holes of one seat within NEARBY_SPACINGS
     grey_tokens: bool  # some seat plays grey tokens (white, black): a bright grey may be one
+    spacing: float  # mm, the board's usual distance between neighbouring spaces
 
 
 @lru_cache(maxsize=16)
@@ -89,12 +91,15 @@ def _plan(board: Board) -> _PrintPlan:
             if colour is not None:
                 owner[i] = space.owner
                 gain[i] = (1.0 - TINT_SHARE) + TINT_SHARE * np.array(colour.rgb[::-1]) / grey
-    reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))
+    reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))  # (as `spacing` below)
     nearby = (owner[:, None] == owner[None, :]) & (owner[:, None] >= 0) & (distance <= reach)
     plain = np.array([s.owner is None for s in board.spaces])
     rgbs = [PALETTE[c].rgb for c in board.seat_colours if c in PALETTE]
     grey_tokens = any(max(rgb) - min(rgb) < GREY_TOKEN_SPAN for rgb in rgbs)
-    plan = _PrintPlan(plain, gain, np.nonzero(owner >= 0)[0], distance, nearby, grey_tokens)
+    spacing = float(np.median(nearest_spacing(board)))
+    plan = _PrintPlan(
+        plain, gain, np.nonzero(owner >= 0)[0], distance, nearby, grey_tokens, spacing
+    )
     for shared in (plan.plain, plan.gain, plan.tinted, plan.distance, plan.nearby):
         shared.flags.writeable = False  # one plan per board, shared by every frame
     return plan
@@ -142,6 +147,8 @@ class PrintLooks:
     unlifted: np.ndarray  # (N,) brightness with no glare at all (the least lifted plain holes')
     washed: np.ndarray  # (N, 3) under as much glare as the plain holes nearest it show, however
     # bright the hole itself is (a dark token on a hole hides how washed its print is)
+    dimmed: np.ndarray  # (N,) brightness as dim as the plain holes nearest it, shaded ones
+    # included (a shadow darkens the print more than the paper it is measured against)
 
 
 def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
@@ -150,7 +157,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     plan = _plan(board)
     n = len(board.spaces)
     want = np.full((n, 3), np.nan)
-    none = PrintLooks(want, want, np.zeros(n), want, want[:, 2], want)
+    none = PrintLooks(want, want, np.zeros(n), want, want[:, 2], want, want[:, 2])
     # the plain holes' usual look (most are bare), and those near it: a token, a sleeve or
     # glare over a plain hole is far from it in colour or brightness
     pick = np.nonzero(plan.plain & samples.valid)[0]
@@ -173,6 +180,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     hole = _nearest_plain(plan, pick[lit_as_usual], plain_bgr[lit_as_usual])
     # a camera's gain per channel, as seen on the plain grey
     bare = _with_tint_gain(samples, board, _look_of(hole * plan.gain))
+    dimmed = _dimmed(plan, pick, plain_bgr, alike & (lift < 0.0))
     seen = lit_as_usual | glared
     lifted = hole if not glared.any() else _nearest_plain(plan, pick[seen], plain_bgr[seen])
     floor = _floor(plain_bgr[lit_as_usual])
@@ -181,12 +189,33 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     veil = _veil(lifted, floor, unlifted, bgr_of(samples.centre.astype(np.float64)))
     lifted_look = _look_of(lifted * plan.gain)
     if not near.any():
-        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted, bare)
+        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted, bare, dimmed)
     washed = _with_tint_gain(samples, board, _look_of(near + (lifted - near) * plan.gain))
     if not veil.any():
-        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted, washed)
+        return PrintLooks(bare, bare, veil[:, 0], lifted_look, unlifted, washed, dimmed)
     veiled = _with_tint_gain(samples, board, _look_of(veil + (lifted - veil) * plan.gain))
-    return PrintLooks(veiled, bare, veil[:, 0], lifted_look, unlifted, washed)
+    return PrintLooks(veiled, bare, veil[:, 0], lifted_look, unlifted, washed, dimmed)
+
+
+def _dimmed(
+    plan: _PrintPlan, pick: np.ndarray, plain_bgr: np.ndarray, dim: np.ndarray
+) -> np.ndarray:
+    """(N,) per hole, how bright the plain grey holes beside it are that are darker than usual
+    (grey, in a shadow; the hole itself not counted), nan where none is: a shadow's edge is
+    sharper than the paper's fit follows, and a camera's tone curve darkens ink more than
+    paper. Where a seat plays grey tokens a dark grey may be a black one: none is dimmed."""
+    n = len(plan.plain)
+    if plan.grey_tokens or not dim.any():
+        return np.full(n, np.nan)
+    shaded = pick[dim]
+    near = plan.distance[:, shaded] <= DIM_REACH * plan.spacing
+    near[shaded, np.arange(len(shaded))] = False
+    out = np.full(n, np.nan)
+    rows = np.nonzero(near.any(1))[0]
+    for i in rows:
+        bgr = median(plain_bgr[dim][near[i]], axis=0) * plan.gain[i]
+        out[i] = _look_of(bgr[None, :])[0, 2]
+    return out
 
 
 def _unglared(light: np.ndarray, alike: np.ndarray, usual: float) -> float:
