@@ -637,6 +637,16 @@ def test_bare_holes_in_a_hands_shadow_are_read_empty():
     assert _misread(seen.spaces, truth) == []
 
 
+def test_bare_seat_holes_are_read_empty_when_the_whole_photo_is_as_uneven():
+    """The Right Moves' board lay small in the frame: blur spread the tinted rings into the
+    holes' middles, and bare seat holes looked as uneven (0.27-0.28) as an off-centre token
+    leaves one, over the fixed bar; eight were unclear (twin dev seed 2007, photo 0, issue
+    conditions). The quiet plain holes of the photo, as blurred, say how uneven bare looks."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 2007, 0, "issue14")
+    _read_bare(game, frame, truth, ["d23", "d26", "d27", "d28", "d29", "d30"])
+
+
 def test_skin_beside_a_hand_read_as_red_stays_unclear():
     """An empty square beside a hand whose cell a rim of skin reaches into is read red once the
     hand's spaces are left out; no token's colour fills its disc, so it stays unclear (twin dev

@@ -27,7 +27,7 @@ from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
 from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
-from vision.printlook import check_print, predicted_prints, tint_level
+from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, hue_deg, hue_gap, look_at_spaces
 from vision.topview import top_view
@@ -50,7 +50,10 @@ PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this ph
 PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
 PHOTO_HUE_REACH = 25.0  # degrees: ... and then the colour owns the hues this close to it
 UNEVEN_LIGHT = 0.3  # a bare hole is evenly printed: its light's unevenness (log ratio) is
-# under this, or it is not surely empty
+# under this, or it is not surely empty ...
+SHARP_UNEVEN = 0.05  # ... in a sharp photo, whose bare plain holes' median is under this;
+# where blur or a small board spreads the print's edge into its middle, the bar moves up by as
+# much as this photo's quiet plain holes are more uneven than that
 SEAT_HOLE_DOUBT = 0.8  # a seat's hole as like its bare print as this is not surely bare ...
 SEAT_HOLE_SURE = 0.95  # ... and as like as this is
 COLLAR_HIDDEN = 1.05  # a ring just outside a seat's hole this bright against its middle: hidden
@@ -441,7 +444,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # on a seat's hole a pale token of its hue adds no colour to the tint: only light and an
     # edge (elsewhere any token's colour is its own evidence, and glare makes holes uneven)
     seat = np.nonzero(owner_k >= 0)[0]
-    hole_like[seat] = np.minimum(hole_like[seat], _even_hole(samples, seat))
+    hole_like[seat] = np.minimum(hole_like[seat], _even_hole(samples, seat, owner_k))
     # and a dull token of the seat's hue can match the tint's chroma: then only the print's
     # brightness and evenness tell the hole bare, and they must tell it clearly
     hole_like[seat] = ramp(hole_like[seat], SEAT_HOLE_DOUBT, SEAT_HOLE_SURE)
@@ -532,12 +535,23 @@ def _plain_collars(board: Board) -> np.ndarray:
     return plain
 
 
-def _even_hole(samples: SpaceLooks, spaces: np.ndarray) -> np.ndarray:
+def _even_hole(samples: SpaceLooks, spaces: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
     """How surely each of `spaces` (indices) shows an evenly lit hole, as a bare print is
     under any soft light. A token set down off centre can leave the hole's middle bare while
     it covers a side of the hole, and a pale one in its seat's hue adds no colour there, only
-    light and an edge."""
-    return ramp(samples.unevenness[spaces], UNEVEN_LIGHT, UNEVEN_LIGHT - 0.08)
+    light and an edge. How even is even is this photo's: its quiet plain holes say it."""
+    bar = UNEVEN_LIGHT + _blur_unevenness(samples, owner_k)
+    return ramp(samples.unevenness[spaces], bar, bar - 0.08)
+
+
+def _blur_unevenness(samples: SpaceLooks, owner_k: np.ndarray) -> float:
+    """How much more uneven this photo's quiet plain holes (no colour in or near their cell:
+    most are bare) look than a sharp photo's, 0 when too few are seen."""
+    quiet = samples.valid & (owner_k < 0) & (samples.peaks.max(1) < PLAIN_QUIET)
+    quiet &= samples.far < PLAIN_QUIET
+    if quiet.sum() < MIN_PLAIN:
+        return 0.0
+    return max(0.0, float(median(samples.unevenness[quiet])) - SHARP_UNEVEN)
 
 
 def _print_tint(want: np.ndarray, owner_k: np.ndarray, quiet_at: np.ndarray) -> np.ndarray:
