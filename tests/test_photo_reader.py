@@ -647,6 +647,19 @@ def test_bare_seat_holes_are_read_empty_when_the_whole_photo_is_as_uneven():
     _read_bare(game, frame, truth, ["d23", "d26", "d27", "d28", "d29", "d30"])
 
 
+def test_a_stand_beside_a_seats_row_is_read_past_the_rows_printed_collars():
+    """Two red stands on grid squares beside blue's row were unclear: the row's blue collars
+    reach into those squares, and their print (20-32 mm² of it within 13 mm) was counted as
+    the edge of a blue stand hidden behind the red one. Print is not a stand's edge (twin seed
+    6300, photo 1, issue conditions; rendered as held out, measured once, so found)."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 6300, 1, "issue14")
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in ("a7", "d7")] == ["red", "red"]
+    assert [truth["placement"][s] for s in ("a7", "d7")] == ["red", "red"]
+    assert _misread(spaces, truth) == []
+
+
 def test_skin_beside_a_hand_read_as_red_stays_unclear():
     """An empty square beside a hand whose cell a rim of skin reaches into is read red once the
     hand's spaces are left out; no token's colour fills its disc, so it stays unclear (twin dev

@@ -67,6 +67,7 @@ class ReaderPlan:
     reach: np.ndarray  # (S,) flat offsets of the disc SLIVER_REACH_MM round a space's centre
     crops: tuple[ScaleCrop, ...]  # per token size (as `scales`): where its look is needed
     ring_reach: tuple[slice, slice]  # the part of the top view the rings round cells reach
+    collar_of: np.ndarray  # (H * W,) the seat's hole whose tinted collar a pixel lies on, or -1
 
     # each space's pixels of a disc or ring about its centre, as flat indices (clipped to the
     # view): the same for every frame, so worked out once per board
@@ -97,6 +98,15 @@ class ReaderPlan:
     @cached_property
     def reach_at(self) -> np.ndarray:
         return self._about_centres(self.reach)
+
+    @cached_property
+    def reach_on_print(self) -> np.ndarray:
+        """(N, S) bool: the pixels round each space on another seat's hole's tinted collar,
+        whose colour there is print (a row's collars reach into the grid squares beside it)."""
+        on = self.collar_of[self.reach_at]
+        print_ = (on >= 0) & (on != np.arange(len(self.centre))[:, None])
+        print_.flags.writeable = False
+        return print_
 
 
 @dataclass(frozen=True)
@@ -175,6 +185,7 @@ def reader_plan(board: Board) -> ReaderPlan:
     collar = _ring_offsets(COLLAR_RING[0] * board.hole_radius * ppm,
                            COLLAR_RING[1] * board.hole_radius * ppm, w)  # fmt: skip
     spacing = float(np.median(nearest_spacing(board))) * ppm
+    collar_of = _collar_owners(board, xy, ppm, label.shape)
     own_print = ~_foreign_collars(board, xy, label, ppm).ravel()[cell]
     reach_disc = _disc_offsets(SLIVER_REACH_MM * ppm, w)
     crops = tuple(_scale_crop(cell, (h, w), scale) for scale in scales)
@@ -183,7 +194,7 @@ def reader_plan(board: Board) -> ReaderPlan:
                   slice(max(0, int(x.min()) - a), min(w, int(x.max()) + a + 1)))  # fmt: skip
     return ReaderPlan(
         (h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, collar, own_print,
-        spacing, reach_disc, crops, ring_reach,
+        spacing, reach_disc, crops, ring_reach, collar_of,
     )  # fmt: skip
 
 
@@ -206,6 +217,26 @@ def _foreign_collars(board: Board, xy: np.ndarray, label: np.ndarray, ppm: float
         near = np.hypot(xx - x, yy - y) <= reach
         foreign[y0:y1, x0:x1] |= near & (label[y0:y1, x0:x1] != i)
     return foreign
+
+
+def _collar_owners(board: Board, xy: np.ndarray, ppm: float, shape) -> np.ndarray:
+    """(H * W,) per top-view pixel, the seat's hole whose tinted collar (as a stand-sized look
+    blurs it) covers it, else -1 (boards with shared spaces only: the sliver look needs it)."""
+    h, w = shape
+    owners = np.full((h, w), -1, np.int64)
+    if board.shared_spaces:
+        reach = COLLAR_RADIUS * board.hole_radius * ppm + 0.5 * TOKEN_PX
+        for i, space in enumerate(board.spaces):
+            if space.owner is None:
+                continue
+            x, y = xy[i]
+            x0, x1 = max(0, int(x - reach)), min(w, int(x + reach) + 2)
+            y0, y1 = max(0, int(y - reach)), min(h, int(y + reach) + 2)
+            yy, xx = np.mgrid[y0:y1, x0:x1]
+            owners[y0:y1, x0:x1][np.hypot(xx - x, yy - y) <= reach] = i
+    flat = owners.ravel()
+    flat.flags.writeable = False
+    return flat
 
 
 def _disc_offsets(radius_px: float, width: int) -> np.ndarray:
@@ -411,6 +442,7 @@ def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     px = flat[plan.reach_at]
     cx, cy, _ = chroma(px[..., 0], px[..., 1], px[..., 2])
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
+    strong &= ~plan.reach_on_print
     bins = (hue_deg(cx[strong], cy[strong]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
     who = np.nonzero(strong)[0]
     counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
