@@ -31,7 +31,10 @@ SKIN_HUE = (25.0, 95.0)  # ... and its hue, degrees (reddish to yellowish)
 HAND_LIKE = 15.0  # (a, b) distance from the hand's median within which a run is still hand
 TOKEN_CHROMA = 1.6  # a colour this many times as colourful as the hand's skin is none of it
 OWN_SKIN_PX = 20  # skin pixels needed to measure the hand's own colour
-TOKEN_SHOWN = 0.2  # the part of a token's disc such colour fills to show a token, not skin
+# the part of a token's disc such colour fills to show a token, not skin (the discs of the
+# 2,373 empty spaces under a hand on the twin's hand photos hold at most 0.02 of it; a
+# stand seen from above fills 0.1-0.3 of its disc)
+TOKEN_SHOWN = 0.1
 
 
 @dataclass(frozen=True)
