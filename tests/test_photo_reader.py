@@ -660,6 +660,20 @@ def test_a_stand_beside_a_seats_row_is_read_past_the_rows_printed_collars():
     assert _misread(spaces, truth) == []
 
 
+def test_a_teal_marble_among_the_blue_ones_is_not_read_blue():
+    """Safety. A teal-green marble (hue 182 degrees, the blue marbles' 222) lay just inside
+    blue's palette window, and being in it, it kept blue's eleven marbles from counting as a
+    tight set: blue kept its wide window and the marble was read blue (twin seed 6401, photo
+    0, issue conditions; rendered as held out, measured once, so found). A colour owns only
+    the hues near those most of its tokens gather round."""
+    game = rules.get("aggravation")
+    frame, truth = _twin_frame(game.name, 6401, 0, "issue14")
+    spaces = observe(frame, [game.board]).spaces
+    assert truth["placement"]["t15"] == "green"
+    assert spaces["t15"][0] in (UNKNOWN, "green")
+    assert _misread(spaces, truth) == []
+
+
 def test_skin_beside_a_hand_read_as_red_stays_unclear():
     """An empty square beside a hand whose cell a rim of skin reaches into is read red once the
     hand's spaces are left out; no token's colour fills its disc, so it stays unclear (twin dev

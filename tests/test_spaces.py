@@ -211,3 +211,16 @@ def test_a_sets_own_hue_in_the_photo_draws_the_colour_windows():
     # tokens that do not gather (two sets' worth of hues in one window) move nothing
     scattered = _looks_with_tokens({0: 140.0, 1: 175.0, 2: 232.5}, n=8)
     assert np.array_equal(spaces._photo_windows(win, scattered, np.full(8, -1)).member, win.member)
+
+
+def test_a_colours_hue_in_a_photo_is_where_most_of_its_tokens_gather():
+    """A stray hue among a colour's tokens (a teal marble inside blue's window) does not hide
+    that the rest gather tightly; tokens that do not gather give no hue."""
+    from vision.spaces import _gathered_hue
+
+    blue = np.array([222.0] * 11 + [182.0])
+    assert abs(_gathered_hue(blue) - 222.0) < 1e-6
+    assert _gathered_hue(np.array([222.0, 182.0])) is None  # two tokens, no majority
+    assert _gathered_hue(np.array([200.0, 220.0, 240.0, 260.0])) is None  # spread out
+    wrapped = _gathered_hue(np.array([355.0, 2.0, 5.0, 358.0]))
+    assert min(wrapped, 360.0 - wrapped) < 2.0  # round the circle, red's hues stay red

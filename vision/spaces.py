@@ -47,7 +47,8 @@ ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightn
 TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predicted
 HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
 PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
-PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they all lie this close to their mean
+PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they lie this close to their mean
+PHOTO_HUE_CORE = 0.75  # ... all but a quarter of them at most (a stray hue among them)
 PHOTO_HUE_REACH = 25.0  # degrees: ... and then the colour owns the hues this close to it
 UNEVEN_LIGHT = 0.3  # a bare hole is evenly printed: its light's unevenness (log ratio) is
 # under this, or it is not surely empty ...
@@ -135,15 +136,28 @@ def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _
         mine = clear & win.member[k][best] & (owner_k != k)
         if mine.sum() < PHOTO_HUE_MIN_TOKENS:
             continue
-        seen = HUE_CENTRES[best[mine]]
-        centre = _circular_mean(seen)
-        if hue_gap(seen, centre).max() <= PHOTO_HUE_SPREAD and hue_gap(centre, hues[k]) <= 40.0:
+        centre = _gathered_hue(HUE_CENTRES[best[mine]])
+        if centre is not None and hue_gap(centre, hues[k]) <= 40.0:
             # and a set whose tokens look alike here owns no hue far from theirs: a teal green
             # marble 35 degrees off the blue ones was read blue
             hues[k], reach[k] = centre, PHOTO_HUE_REACH
     if np.array_equal(hues, win.hues):
         return win
     return _Windows(win.colours, _hue_member(hues, reach), hues)
+
+
+def _gathered_hue(seen: np.ndarray) -> float | None:
+    """The hue most of these tokens gather tightly round (at least PHOTO_HUE_MIN_TOKENS and
+    PHOTO_HUE_CORE of them within PHOTO_HUE_SPREAD of their mean), else None. Most, not all:
+    a stray hue among them (a teal green marble inside blue's window) would pull the mean
+    and hide that the rest gather."""
+    near = hue_gap(seen[:, None], seen[None, :]) <= PHOTO_HUE_SPREAD
+    core = seen[near[int(near.sum(1).argmax())]]
+    centre = _circular_mean(core)
+    core = seen[hue_gap(seen, centre) <= PHOTO_HUE_SPREAD]
+    if len(core) < max(PHOTO_HUE_MIN_TOKENS, PHOTO_HUE_CORE * len(seen)):
+        return None
+    return _circular_mean(core)
 
 
 def _circular_mean(degrees: np.ndarray) -> float:
