@@ -180,3 +180,15 @@ def test_a_dim_grey_hole_never_vouches_for_itself():
     assert beside.any() and np.allclose(dimmed[beside & plan.plain], 0.3, atol=0.02)
     far = plan.distance[lonely] > 3 * plan.spacing
     assert np.isnan(dimmed[far]).all()
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_masked_median_is_each_rows_median(seed):
+    from vision.printlook import _masked_median
+
+    rng = np.random.default_rng(seed)
+    values = rng.random((int(rng.integers(1, 12)), 3))
+    masks = rng.random((5, len(values))) < 0.5
+    masks[np.arange(5), rng.integers(0, len(values), 5)] = True  # (each picks at least one)
+    want = np.array([np.median(values[m], axis=0) for m in masks])
+    assert np.allclose(_masked_median(values, masks), want, rtol=0, atol=1e-12)

@@ -212,9 +212,20 @@ def _dimmed(
     near[shaded, np.arange(len(shaded))] = False
     out = np.full(n, np.nan)
     rows = np.nonzero(near.any(1))[0]
-    for i in rows:
-        bgr = median(plain_bgr[dim][near[i]], axis=0) * plan.gain[i]
-        out[i] = _look_of(bgr[None, :])[0, 2]
+    if len(rows):
+        out[rows] = _look_of(_masked_median(plain_bgr[dim], near[rows]) * plan.gain[rows])[:, 2]
+    return out
+
+
+def _masked_median(values: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """(R, C): per row of `masks` (R, D) bool, each at least one True, the median of the
+    `values` (D, C) it picks (the middle one, or the mean of the middle two), all rows at once."""
+    count = masks.sum(1)
+    lo, hi, at = (count - 1) // 2, count // 2, np.arange(len(masks))
+    out = np.empty((len(masks), values.shape[1]))
+    for c in range(values.shape[1]):
+        picked = np.sort(np.where(masks, values[None, :, c], np.inf), axis=1)
+        out[:, c] = (picked[at, lo] + picked[at, hi]) / 2.0
     return out
 
 
