@@ -113,3 +113,23 @@ def test_only_runs_in_across_the_edge_and_reaching_deep_are_arms():
     expected[h // 2 : h // 2 + 8, :reach] = True
     assert np.array_equal(arm > 0, expected)
     assert hand._across_edge(foreign & (arm == 0), board, DEFAULT_CONFIG) is None
+
+
+def test_a_token_beside_a_hand_shows_only_in_its_own_hue():
+    """A disc filled with a colour no skin has shows a token of that colour, not any other:
+    a blue marble half under an arm does not make the arm's red reading a token."""
+    from vision.round_hand import lab_hue
+
+    board = cross_board()
+    s = hand.board_scale(board, DEFAULT_CONFIG)
+    h = round(board.height * s) + 1
+    w = round(board.width * s) + 1
+    not_skin = np.full((h, w), np.nan, np.float32)
+    space = board.spaces[0]
+    yy, xx = np.mgrid[:h, :w]
+    near = (xx - space.x * s) ** 2 + (yy - space.y * s) ** 2 <= (board.token_radius * s) ** 2
+    not_skin[near] = lab_hue("blue")
+    seen = hand.HandResult(True, 0.1, "skin", np.zeros((h, w), np.uint8), not_skin)
+    assert seen.shows_token(board, DEFAULT_CONFIG, space.id, lab_hue("blue"))
+    assert not seen.shows_token(board, DEFAULT_CONFIG, space.id, lab_hue("red"))
+    assert not seen.shows_token(board, DEFAULT_CONFIG, board.spaces[-1].id, lab_hue("blue"))

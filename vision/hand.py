@@ -35,6 +35,7 @@ OWN_SKIN_PX = 20  # skin pixels needed to measure the hand's own colour
 # 2,373 empty spaces under a hand on the twin's hand photos hold at most 0.02 of it; a
 # stand seen from above fills 0.1-0.3 of its disc)
 TOKEN_SHOWN = 0.1
+TOKEN_HUE = 40.0  # degrees: such a pixel shows the colour read there within this of its hue
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class HandResult:
     area_fraction: float  # largest foreign blob / board area
     method: str  # "reference" or "skin"
     blob: np.ndarray | None = None  # the foreign blobs in the small top view (255), if any
-    # pixels of the small top view that cannot be this hand's skin (skin method only)
+    # the CIELAB hue (degrees) of the small top view's pixels that cannot be this hand's
+    # skin, nan on the rest (skin method only)
     not_skin: np.ndarray | None = None
 
     def covers(self, board: Board, config: VisionConfig, margin_mm: float) -> set[str]:
@@ -60,9 +62,10 @@ class HandResult:
             if near[min(h - 1, max(0, round(sp.y * s))), min(w - 1, max(0, round(sp.x * s)))]
         }
 
-    def shows_token(self, board: Board, config: VisionConfig, space_id: str) -> bool:
-        """Does a colour no skin of this hand has fill enough of the space's token disc?
-        (A reading made by a rim of skin the blob missed shows none.)"""
+    def shows_token(self, board: Board, config: VisionConfig, space_id: str, hue: float) -> bool:
+        """Does a colour no skin of this hand has, of about this CIELAB hue (the colour read
+        there), fill enough of the space's token disc? (A reading made by a rim of skin the
+        blob missed shows none; a token of another colour half under the hand is not it.)"""
         if self.not_skin is None:
             return False
         s = board_scale(board, config)
@@ -75,7 +78,9 @@ class HandResult:
             return False
         yy, xx = np.mgrid[y0:y1, x0:x1]
         disc = (xx - sp.x * s) ** 2 + (yy - sp.y * s) ** 2 <= r * r
-        shown = np.count_nonzero(self.not_skin[y0:y1, x0:x1][disc])
+        seen = self.not_skin[y0:y1, x0:x1][disc]
+        off = np.abs((seen - hue + 180.0) % 360.0 - 180.0)  # (nan where skin-like: never near)
+        shown = np.count_nonzero(off <= TOKEN_HUE)
         return shown >= TOKEN_SHOWN * np.count_nonzero(disc)
 
 
@@ -225,15 +230,15 @@ def detect_hand(
 
 
 def _own_skin(a: np.ndarray, b: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where the top view looks like this hand's own skin (as `seen` shows it), and where it
-    looks like no skin of it: well off its colour and far more colourful."""
+    """Where the top view looks like this hand's own skin (as `seen` shows it), and the hue
+    where it looks like no skin of it (well off its colour and far more colourful), else nan."""
     pa, pb = float(np.median(a[seen])), float(np.median(b[seen]))
     da, db = a - pa, b - pb
     off2 = da * da + db * db
     like = off2 <= HAND_LIKE**2
     chroma2 = pa * pa + pb * pb
     unlike = (off2 > HAND_LIKE**2) & (a * a + b * b >= TOKEN_CHROMA**2 * chroma2)
-    return like, unlike
+    return like, np.where(unlike, np.degrees(np.arctan2(b, a)) % 360.0, np.nan)
 
 
 def _across_edge(foreign: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray | None:

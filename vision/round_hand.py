@@ -10,11 +10,13 @@ a token's disc filled with a colour this hand's own skin never shows.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
+import cv2
 import numpy as np
 
 from rules.geometry import Board
-from rules.palette import UNKNOWN
+from rules.palette import PALETTE, UNKNOWN
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig
 from vision.contest import is_contest
@@ -56,10 +58,26 @@ def read_round_hand(
     for sid in beside:
         colour = again[sid][0]
         if colour is None or (
-            colour != UNKNOWN and (unlike_skin(colour) or seen_hand.shows_token(board, config, sid))
+            colour != UNKNOWN
+            and (
+                unlike_skin(colour)
+                or (
+                    not is_contest(colour)
+                    and seen_hand.shows_token(board, config, sid, lab_hue(colour))
+                )
+            )
         ):
             spaces[sid] = again[sid]
     return spaces
+
+
+@cache
+def lab_hue(colour: str) -> float:
+    """The palette colour's CIELAB hue (degrees), as the hand check measures colour."""
+    r, g, b = PALETTE[colour].rgb
+    pixel = np.array([[[b / 255.0, g / 255.0, r / 255.0]]], np.float32)
+    _, a, bb = cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB)[0, 0]
+    return float(np.degrees(np.arctan2(bb, a)) % 360.0)
 
 
 def unlike_skin(colour: str) -> bool:
