@@ -674,6 +674,33 @@ def test_a_teal_marble_among_the_blue_ones_is_not_read_blue():
     assert _misread(spaces, truth) == []
 
 
+def test_an_arm_beside_a_blue_marble_is_not_read_red():
+    """Safety. An arm lay over a blue marble's hole, the marble half out from under it: its
+    cell read red (the skin) and, the marble's blue filling part of the disc with a colour no
+    skin shows, the red reading stood (twin seed 6501, photo 0, every condition; rendered as
+    held out, measured once, so found). What fills the disc must be the colour read."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 6501, 0, "all")
+    seen = observe(frame, [game.board])
+    assert seen.hand and truth["placement"]["c12"] == "blue"
+    assert seen.spaces["c12"][0] in (UNKNOWN, "blue")
+    assert _misread(seen.spaces, truth) == []
+
+
+def test_grey_squares_a_pink_sheet_makes_bluish_are_not_read_blue():
+    """Safety. On a pinkish sheet the grey squares of Playground Battles looked bluish (chroma
+    0.37, as colourful as a dull blue stand) against the paper's white, and three bare squares
+    were read blue (twin seed 6500, photo 1, every condition; rendered as held out, measured
+    once, so found). On plain spaces a colour near the print's own look in the photo must
+    stand well above that look."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 6500, 1, "all")
+    spaces = observe(frame, [game.board]).spaces
+    assert not {"c2", "d2", "e2"} & set(truth["placement"])
+    assert all(spaces[s][0] != "blue" for s in ("c2", "d2", "e2"))
+    assert _misread(spaces, truth) == []
+
+
 def test_skin_beside_a_hand_read_as_red_stays_unclear():
     """An empty square beside a hand whose cell a rim of skin reaches into is read red once the
     hand's spaces are left out; no token's colour fills its disc, so it stays unclear (twin dev

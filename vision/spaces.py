@@ -41,6 +41,9 @@ TOKEN_SURE_DULL = 0.36
 DULL_HUE = 15.0
 TOKEN_FAINT = 0.25  # below this, no token colour on a plain space
 QUIET = 0.2  # at most this, surely no token on a plain space (print, JPEG colour bleeding)
+PLAIN_LOOK_REACH = 45.0  # degrees: colours this near the plain print's look in a photo ...
+PLAIN_LOOK_FAINT = 0.15  # ... need this much more chroma than it to count at all ...
+PLAIN_LOOK_FULL = 0.3  # ... and this much more to be clear (as against a seat's tint)
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
 TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
@@ -144,6 +147,26 @@ def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _
     if np.array_equal(hues, win.hues):
         return win
     return _Windows(win.colours, _hue_member(hues, reach), hues)
+
+
+def _above_plain_look(
+    faint: np.ndarray, full: np.ndarray, samples: SpaceLooks, owner_k: np.ndarray, win: _Windows
+) -> None:
+    """Raise the token bars on plain spaces (in place) above how coloured their print looks in
+    this photo: tinted paper or a cast its white does not share makes the grey print look
+    coloured (a bluish grey as colourful as a dull blue stand, on a pinkish sheet), and a
+    token of a colour near that look must stand well above it. Most plain spaces are bare, so
+    their middles' median is the print's look (where most hold tokens, the bars only rise)."""
+    plain = samples.valid & (owner_k < 0)
+    if plain.sum() < MIN_PLAIN or not len(win.colours):
+        return
+    cx, cy = (float(median(samples.centre[plain, j])) for j in (0, 1))
+    look = float(np.hypot(cx, cy))
+    near = hue_gap(win.hues, float(hue_deg(cx, cy))) <= PLAIN_LOOK_REACH
+    rows = np.nonzero(owner_k < 0)[0][:, None]
+    cols = np.nonzero(near)[0][None, :]
+    faint[rows, cols] = np.maximum(faint[rows, cols], look + PLAIN_LOOK_FAINT)
+    full[rows, cols] = np.maximum(full[rows, cols], look + PLAIN_LOOK_FULL)
 
 
 def _gathered_hue(seen: np.ndarray) -> float | None:
@@ -410,6 +433,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # token confidence per colour: against the tint where the space is printed in that colour
     faint = np.full((n, k_count), TOKEN_FAINT)
     full = np.where(off_hue <= DULL_HUE, TOKEN_SURE_DULL, TOKEN_SURE)
+    _above_plain_look(faint, full, samples, owner_k, win)
     quiet_at = np.full((n, k_count), QUIET)
     owned = np.nonzero(owner_k >= 0)[0]
     faint[owned, owner_k[owned]] = bars.faint[owned]
