@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
+from rules.palette import PALETTE
 from rules.printing import COLLAR_RADIUS
 from vision.exact import max3, min3
 from vision.topview import (
@@ -45,6 +46,7 @@ COLLAR_SHARE = 0.25  # a ring's light is judged by its darkest quarter
 UNEVEN_SHARE = 0.2  # a hole's light is judged by its brightest and darkest fifths
 WASHED_PALE = 200  # saturated with every channel at least this: glare washed the pixel out
 SLIVER_REACH_MM = 13.0  # a stand set down a quarter spacing off shows its edge this far out
+PRINT_HUE_REACH = 45.0  # degrees: a collar's colour within this of its seat's hue is print
 SLIVER_CHROMA = 0.3  # a pixel this colourful is a token's (no grey print, no paper is)
 
 
@@ -68,6 +70,7 @@ class ReaderPlan:
     crops: tuple[ScaleCrop, ...]  # per token size (as `scales`): where its look is needed
     ring_reach: tuple[slice, slice]  # the part of the top view the rings round cells reach
     collar_of: np.ndarray  # (H * W,) the seat's hole whose tinted collar a pixel lies on, or -1
+    seat_hue: np.ndarray  # (N,) the hue of each seat hole's colour, nan on plain spaces
 
     # each space's pixels of a disc or ring about its centre, as flat indices (clipped to the
     # view): the same for every frame, so worked out once per board
@@ -100,13 +103,15 @@ class ReaderPlan:
         return self._about_centres(self.reach)
 
     @cached_property
-    def reach_on_print(self) -> np.ndarray:
-        """(N, S) bool: the pixels round each space on another seat's hole's tinted collar,
-        whose colour there is print (a row's collars reach into the grid squares beside it)."""
+    def reach_print_hue(self) -> np.ndarray:
+        """(N, S): round each space, the hue of the seat's colour whose tinted collar (of
+        another hole) a pixel lies on, nan elsewhere: that colour there is print (a row's
+        collars reach into the grid squares beside it); any other colour is not."""
         on = self.collar_of[self.reach_at]
-        print_ = (on >= 0) & (on != np.arange(len(self.centre))[:, None])
-        print_.flags.writeable = False
-        return print_
+        other = (on >= 0) & (on != np.arange(len(self.centre))[:, None])
+        hue = np.where(other, self.seat_hue[np.maximum(on, 0)], np.nan)
+        hue.flags.writeable = False
+        return hue
 
 
 @dataclass(frozen=True)
@@ -194,7 +199,7 @@ def reader_plan(board: Board) -> ReaderPlan:
                   slice(max(0, int(x.min()) - a), min(w, int(x.max()) + a + 1)))  # fmt: skip
     return ReaderPlan(
         (h, w), cy * w + cx, cell, owner, far, scales, hole, disc, ring, collar, own_print,
-        spacing, reach_disc, crops, ring_reach, collar_of,
+        spacing, reach_disc, crops, ring_reach, collar_of, _seat_hues(board),
     )  # fmt: skip
 
 
@@ -217,6 +222,20 @@ def _foreign_collars(board: Board, xy: np.ndarray, label: np.ndarray, ppm: float
         near = np.hypot(xx - x, yy - y) <= reach
         foreign[y0:y1, x0:x1] |= near & (label[y0:y1, x0:x1] != i)
     return foreign
+
+
+def _seat_hues(board: Board) -> np.ndarray:
+    """(N,) the hue (as `chroma` measures it) of each seat hole's colour, nan elsewhere."""
+    hues = np.full(len(board.spaces), np.nan)
+    for i, space in enumerate(board.spaces):
+        if space.owner is not None and space.owner < len(board.seat_colours):
+            colour = PALETTE.get(board.seat_colours[space.owner])
+            if colour is not None:
+                r, g, b = (c / 255.0 for c in colour.rgb)
+                cx, cy, _ = chroma(b, g, r)
+                hues[i] = float(hue_deg(cx, cy))
+    hues.flags.writeable = False
+    return hues
 
 
 def _collar_owners(board: Board, xy: np.ndarray, ppm: float, shape) -> np.ndarray:
@@ -442,7 +461,11 @@ def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     px = flat[plan.reach_at]
     cx, cy, _ = chroma(px[..., 0], px[..., 1], px[..., 2])
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
-    strong &= ~plan.reach_on_print
+    # (on another hole's tinted collar, its seat's colour is print there; any other is not)
+    print_hue = plan.reach_print_hue
+    check = strong & ~np.isnan(print_hue)
+    if check.any():
+        strong[check] = hue_gap(hue_deg(cx[check], cy[check]), print_hue[check]) > PRINT_HUE_REACH
     bins = (hue_deg(cx[strong], cy[strong]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
     who = np.nonzero(strong)[0]
     counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
