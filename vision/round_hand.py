@@ -20,9 +20,10 @@ from rules.palette import PALETTE, UNKNOWN
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig
 from vision.contest import is_contest
-from vision.hand import HandResult
+from vision.hand import HandResult, board_scale
 from vision.spaces import classify_spaces
 from vision.tokens import SpaceLooks, hue_gap
+from vision.topview import nearest_spacing
 
 HAND_MARGIN = 1.0  # token radii around a hand (the skin finder may miss its rim) not read
 # ... but for what skin is never read as. Skin lies at hues 0-40 degrees of the reader's
@@ -31,6 +32,11 @@ HAND_MARGIN = 1.0  # token radii around a hand (the skin finder may miss its rim
 SKIN_HUE = 20.0
 SKIN_FAR = 90.0
 SKIN_FAR_CHROMA = 0.5  # (and a colour this grey has no hue to tell)
+# An empty reading beside a hand stands only where no token put down there could lie mostly
+# under the hand: tokens are put down up to a quarter spacing off centre (a pawn under an arm's
+# edge left its bare hole in view), and one this much covered shows too little to be seen
+PLACED_OFF = 0.25
+HIDDEN_SHARE = 0.7
 
 
 def read_round_hand(
@@ -55,8 +61,13 @@ def read_round_hand(
         return spaces
     visible = samples.valid & ~np.isin(samples.ids, list(covered - beside))
     again = classify_spaces(config, replace(samples, valid=visible), board, cal)
+    hiding = _hiding_places(seen_hand, board, config)
+    spacing = nearest_spacing(board)
+    ids = board.ids()
     for sid in beside:
         colour = again[sid][0]
+        if colour is None and _could_hide(hiding, board, config, ids.index(sid), spacing):
+            continue
         if colour is None or (
             colour != UNKNOWN
             and (
@@ -69,6 +80,40 @@ def read_round_hand(
         ):
             spaces[sid] = again[sid]
     return spaces
+
+
+def _hiding_places(seen_hand: HandResult, board: Board, config: VisionConfig) -> np.ndarray:
+    """Where a token's centre may lie with most of it under the hand (the small top view):
+    the hand as far as it may reach (its blob and the rim the skin finder may miss), worn
+    away by most of a token's radius."""
+    s = board_scale(board, config)
+    grow = max(1, round(HAND_MARGIN * board.token_radius * s))  # (the rim it may miss)
+    wear = max(1, round(HIDDEN_SHARE * board.token_radius * s))
+    reach = cv2.dilate(seen_hand.blob, _disc(grow))
+    return cv2.erode(reach, _disc(wear)) > 0
+
+
+def _disc(radius_px: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius_px + 1, 2 * radius_px + 1))
+
+
+def _could_hide(
+    places: np.ndarray, board: Board, config: VisionConfig, k: int, spacing: np.ndarray
+) -> bool:
+    """Could a token put down on space k (up to PLACED_OFF of a spacing off its centre) lie
+    mostly under the hand, its bare hole in view beside it?"""
+    s = board_scale(board, config)
+    sp = board.spaces[k]
+    reach = max(1.0, PLACED_OFF * float(spacing[k]) * s)
+    cx, cy = sp.x * s - 0.5, sp.y * s - 0.5
+    h, w = places.shape
+    x0, x1 = max(0, int(cx - reach)), min(w, int(cx + reach) + 2)
+    y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 2)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    near = (xx - cx) ** 2 + (yy - cy) ** 2 <= reach * reach
+    return bool(places[y0:y1, x0:x1][near].any())
 
 
 @cache
