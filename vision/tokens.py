@@ -360,6 +360,24 @@ def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     return np.degrees(np.arctan2(cy, cx)) % 360.0
 
 
+def hue_bins(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+    """`(hue_deg(cx, cy) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS`, the same bins for float32
+    chroma at a fifth of the cost (numpy's float `%` and `//` are slow loops). For a float32
+    angle d in [-180, 180], numpy's d % 360 is d, or d + 360 in float32 where d < 0; and its
+    `// 5` is the exact floor of that / 5 (its divmod subtracts the exact remainder first),
+    which float64 division, too fine to round up to the next whole number, gives as well."""
+    return _degree_bins(np.degrees(np.arctan2(cy, cx)))
+
+
+def _degree_bins(degrees: np.ndarray) -> np.ndarray:
+    """`(degrees % 360.0 // HUE_BIN_DEG).astype(np.int64) % HUE_BINS` for angles in [-180, 180]
+    (as arctan2 gives them)."""
+    if degrees.dtype != np.float32:
+        return (degrees % 360.0 // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+    turned = np.where(degrees < 0, degrees + np.float32(360.0), degrees)
+    return np.floor(turned.astype(np.float64) / HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+
+
 def hue_gap(a, b):
     """Degrees between hues a and b (scalars or arrays) the short way round the circle, 0..180."""
     return np.abs((np.asarray(a) - b + 180.0) % 360.0 - 180.0)
@@ -391,14 +409,14 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
         c = cf[at]
         if beside is not None and step == len(plan.scales) - 1:  # at a stand's own size
             seen = (c >= PEAK_FLOOR) & ~plan.far & plan.own_print
-            hues = (hue_deg(cxf[at[seen]], cyf[at[seen]]) // HUE_BIN_DEG).astype(np.int64)
+            hues = hue_bins(cxf[at[seen]], cyf[at[seen]])
             # (ufunc.at is ten times quicker on a flat index than on an index pair)
-            np.maximum.at(beside.reshape(-1), owner[seen] * HUE_BINS + hues % HUE_BINS, c[seen])
+            np.maximum.at(beside.reshape(-1), owner[seen] * HUE_BINS + hues, c[seen])
         own = (c >= around.ravel()[at] - 1e-4) & (c >= PEAK_FLOOR)  # a peak, not a slope
         np.maximum.at(far, owner[own & plan.far], c[own & plan.far])
         own &= ~plan.far
         idx, who, cc = cell[own], owner[own], c[own]
-        bins = (hue_deg(cxf[at[own]], cyf[at[own]]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+        bins = hue_bins(cxf[at[own]], cyf[at[own]])
         np.maximum.at(peaks.reshape(-1), who * HUE_BINS + bins, cc)
         # the brightness at each kept peak (of equal peaks the last wins; they are alike)
         order = np.argsort(cc, kind="stable")
@@ -409,7 +427,7 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     raw = view.raw.reshape(-1, 3)
     hole = plan.hole_at
     # the camera saturated in the hole's middle: a grey print never does but in glare
-    middle_px = raw[hole]
+    middle_px = raw.take(hole, axis=0)  # (take: a row gather five times quicker than [])
     full = max3(middle_px) >= 250
     clipped = full.mean(1).astype(np.float32)
     washed = (full & (min3(middle_px) >= WASHED_PALE)).mean(1).astype(np.float32)
@@ -439,12 +457,14 @@ def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     """(N, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
     SLIVER_REACH_MM of each space's centre."""
     flat = view.image.reshape(-1, 3)
-    px = flat[plan.reach_at]
+    px = flat.take(plan.reach_at, axis=0)
     cx, cy, _ = chroma(px[..., 0], px[..., 1], px[..., 2])
+    # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
     strong &= ~plan.reach_on_print
-    bins = (hue_deg(cx[strong], cy[strong]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
-    who = np.nonzero(strong)[0]
+    at = np.flatnonzero(strong)
+    bins = hue_bins(cx.take(at), cy.take(at))
+    who = at // px.shape[1]
     counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
     return (counts / view.ppm**2).astype(np.float32)
 
@@ -500,5 +520,5 @@ def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
     """(N, 3): chroma x, chroma y, brightness of the middle of each printed hole."""
     flat = image.reshape(-1, 3)
     idx = plan.hole_at
-    b, g, r = flat[idx].mean(1).T
+    b, g, r = flat.take(idx, axis=0).mean(1).T
     return np.stack(chroma(b, g, r), 1)
