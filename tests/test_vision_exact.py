@@ -124,3 +124,14 @@ def test_hue_bins_match_numpys_floor_division():
         assert _same(_degree_bins(d), numpys(d))
     angles = rng.uniform(-180.0, 180.0, 100000).astype(np.float32)
     assert _same(_degree_bins(angles), numpys(angles))
+
+
+def test_ramp_one_is_ramp_for_one_value():
+    from vision.confidence import ramp, ramp_one
+
+    rng = np.random.default_rng(20)
+    values = [*rng.normal(0.0, 1.0, 500), *rng.normal(0.0, 30.0, 100), np.float32(0.3)]
+    values += [0.0, -0.0, 0.14, 0.2, 1.0, np.inf, -np.inf, np.nan, np.float32(np.nan)]
+    for zero, one in ((0.1, 0.25), (0.16, 0.22), (14.0, 20.0), (0.5, 0.3), (-0.2, 0.0)):
+        for value in values:
+            assert _same(ramp_one(value, zero, one), float(ramp(value, zero, one))), value
