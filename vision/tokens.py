@@ -338,9 +338,11 @@ def chroma_planes(image: np.ndarray, first: int, second: int, inner=None):
 
 
 def _chroma_planes_of(s: np.ndarray):
-    """`chroma` of an (H, W, 3) float32 image's planes, the same operations in the same order,
-    but three new planes instead of a dozen temporaries (one pass fewer over the image each)."""
-    b, g, r = s[:, :, 0], s[:, :, 1], s[:, :, 2]
+    """`chroma` of an (..., 3) float32 image's planes, the same operations in the same order,
+    but three new planes instead of a dozen temporaries (one pass fewer over the image each),
+    after one copy of the channels into planes of their own: every operation then runs over
+    contiguous memory, at half the cost of a pixel's interleaved channels."""
+    b, g, r = np.ascontiguousarray(np.moveaxis(s, -1, 0))
     light = np.add(b, g)  # (b + g + r) * (1 / 3)
     light += r
     light *= 1.0 / 3.0
@@ -458,7 +460,7 @@ def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     SLIVER_REACH_MM of each space's centre."""
     flat = view.image.reshape(-1, 3)
     px = flat.take(plan.reach_at, axis=0)
-    cx, cy, _ = chroma(px[..., 0], px[..., 1], px[..., 2])
+    cx, cy, _ = _chroma_planes_of(px)
     # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
     strong &= ~plan.reach_on_print
