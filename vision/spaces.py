@@ -363,7 +363,8 @@ class Evidence:
     light: np.ndarray  # (N,) brightness at the centre
     centre_chroma: np.ndarray  # (N,)
     beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
-    sliver: np.ndarray  # (N, K) mm² of that colour's pixels near the middle, unblurred
+    sliver: np.ndarray  # (N, K) mm² of that colour's pixels near the middle, unblurred, where
+    # a stand is read (0 elsewhere: a second stand hidden behind it is asked about only there)
     owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
     washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
@@ -507,9 +508,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
-        sliver=np.zeros((n, k_count))
-        if samples.sliver is None
-        else samples.sliver.astype(np.float64) @ win.member.T.astype(np.float64),
+        sliver=_slivers(samples, win, np.flatnonzero((token >= 0.5).any(1)), n),
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
         washed=samples.clipped if samples.washed is None else samples.washed,
@@ -517,6 +516,17 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         print_tint=_print_tint(want, owner_k, quiet_at),
         washed_tint=_print_tint(prints.washed, owner_k, quiet_at),
     )
+
+
+def _slivers(samples: SpaceLooks, win: _Windows, stands: np.ndarray, n: int) -> np.ndarray:
+    """(N, K) mm² of each colour's pixels near the middle of the spaces `stands` (indices),
+    0 elsewhere. (Sums of a few float32 counts per mm², exact in float64 in any order: the
+    same numbers as over every space.)"""
+    out = np.zeros((n, len(win.colours)))
+    per_hue = samples.slivers(stands)
+    if per_hue is not None and len(stands):
+        out[stands] = per_hue.astype(np.float64) @ win.member.T.astype(np.float64)
+    return out
 
 
 def _print_hue(bare_print: np.ndarray, owner_k: np.ndarray) -> np.ndarray:

@@ -283,9 +283,6 @@ class SpaceLooks:
     collar: np.ndarray | None = None  # (N,) float32: the darkest quarter of a ring just outside
     # the printed hole against the hole's middle: a bare hole's bright collar (or paper) shows
     # there; a token wider than the hole hides it
-    sliver: np.ndarray | None = None  # (N, HUE_BINS) float32, boards with battles only: mm²
-    # of token-coloured pixels within SLIVER_REACH_MM of the centre, per hue sector, unblurred
-    # (the edge of a stand hidden behind another, too thin to tell its hue once averaged)
     # the top view and board the looks were taken from, for what only some frames ask
     view: TopView | None = field(default=None, repr=False, compare=False)
     board: Board | None = field(default=None, repr=False, compare=False)
@@ -299,6 +296,16 @@ class SpaceLooks:
         if self.view is None or self.board is None:
             return np.full(len(self.ids), np.nan, np.float32)
         return _shade(self.view, self.board, reader_plan(self.board))
+
+    def slivers(self, spaces: np.ndarray) -> np.ndarray | None:
+        """(len(spaces), HUE_BINS) float32, boards with battles only (else None): mm² of
+        token-coloured pixels within SLIVER_REACH_MM of each of `spaces`' centres (indices),
+        per hue sector, unblurred (the edge of a stand hidden behind another, too thin to tell
+        its hue once averaged). Worked out only for the spaces asked: only where a stand is
+        read is a second one behind it asked about."""
+        if self.view is None or self.board is None or not self.board.shared_spaces:
+            return None
+        return _sliver(self.view, reader_plan(self.board), np.asarray(spaces, np.int64))
 
     @cached_property
     def unevenness(self) -> np.ndarray:
@@ -439,10 +446,9 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     ring = grey[plan.collar_at]
     k = int(COLLAR_SHARE * (ring.shape[1] - 1))
     collar = np.partition(ring, k, axis=1)[:, k] / np.maximum(middle, 1e-3)
-    sliver = _sliver(view, plan, n) if board.shared_spaces else None
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        beside, disc_light, washed, collar.astype(np.float32), sliver, view, board,
+        beside, disc_light, washed, collar.astype(np.float32), view, board,
     )  # fmt: skip
 
 
@@ -455,18 +461,19 @@ def _cells_in_view(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     return (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
 
 
-def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
-    """(N, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
-    SLIVER_REACH_MM of each space's centre."""
+def _sliver(view: TopView, plan: ReaderPlan, spaces: np.ndarray) -> np.ndarray:
+    """(S, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
+    SLIVER_REACH_MM of each of `spaces`' centres."""
     flat = view.image.reshape(-1, 3)
-    px = flat.take(plan.reach_at, axis=0)
+    px = flat.take(plan.reach_at[spaces], axis=0)
     cx, cy, _ = _chroma_planes_of(px)
     # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
-    strong &= ~plan.reach_on_print
+    strong &= ~plan.reach_on_print[spaces]
     at = np.flatnonzero(strong)
     bins = hue_bins(cx.take(at), cy.take(at))
     who = at // px.shape[1]
+    n = len(spaces)
     counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
     return (counts / view.ppm**2).astype(np.float32)
 
