@@ -101,3 +101,37 @@ def test_chroma_planes_work_out_chroma_bit_for_bit():
     image[::5, ::3] = 0.0  # below the brightness floor
     for got, want in zip(_chroma_planes_of(image), chroma(*np.moveaxis(image, 2, 0)), strict=True):
         assert _same(got, want)
+
+
+def test_hue_bins_match_numpys_floor_division():
+    from vision.tokens import HUE_BIN_DEG, HUE_BINS, _degree_bins, hue_bins, hue_deg
+
+    def numpys(d):
+        return (d % 360.0 // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+
+    rng = np.random.default_rng(19)
+    scale = rng.choice([1e-6, 0.01, 1.0], (2, 20000))
+    cx, cy = (rng.normal(0.0, 1.0, (2, 20000)) * scale).astype(np.float32)
+    assert _same(hue_bins(cx, cy), (hue_deg(cx, cy) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS)
+    x64, y64 = cx.astype(np.float64), cy.astype(np.float64)
+    assert _same(hue_bins(x64, y64), (hue_deg(x64, y64) // HUE_BIN_DEG).astype(np.int64) % 72)
+    # every float32 angle within 2000 steps of each bin's edge, of 0 and of +-180
+    edges = np.arange(0.0, 181.0, HUE_BIN_DEG).astype(np.float32).view(np.int32)
+    at = (edges[:, None] + np.arange(-2000, 2001, dtype=np.int32)[None, :]).ravel()
+    near = at[at >= 0].view(np.float32)
+    near = near[near <= 180.0]
+    for d in (near, -near, np.float32([0.0, -0.0, 1e-45, -1e-45, 180.0, -180.0])):
+        assert _same(_degree_bins(d), numpys(d))
+    angles = rng.uniform(-180.0, 180.0, 100000).astype(np.float32)
+    assert _same(_degree_bins(angles), numpys(angles))
+
+
+def test_ramp_one_is_ramp_for_one_value():
+    from vision.confidence import ramp, ramp_one
+
+    rng = np.random.default_rng(20)
+    values = [*rng.normal(0.0, 1.0, 500), *rng.normal(0.0, 30.0, 100), np.float32(0.3)]
+    values += [0.0, -0.0, 0.14, 0.2, 1.0, np.inf, -np.inf, np.nan, np.float32(np.nan)]
+    for zero, one in ((0.1, 0.25), (0.16, 0.22), (14.0, 20.0), (0.5, 0.3), (-0.2, 0.0)):
+        for value in values:
+            assert _same(ramp_one(value, zero, one), float(ramp(value, zero, one))), value

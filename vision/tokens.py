@@ -302,9 +302,6 @@ class SpaceLooks:
     collar: np.ndarray | None = None  # (N,) float32: the darkest quarter of a ring just outside
     # the printed hole against the hole's middle: a bare hole's bright collar (or paper) shows
     # there; a token wider than the hole hides it
-    sliver: np.ndarray | None = None  # (N, HUE_BINS) float32, boards with battles only: mm²
-    # of token-coloured pixels within SLIVER_REACH_MM of the centre, per hue sector, unblurred
-    # (the edge of a stand hidden behind another, too thin to tell its hue once averaged)
     # the top view and board the looks were taken from, for what only some frames ask
     view: TopView | None = field(default=None, repr=False, compare=False)
     board: Board | None = field(default=None, repr=False, compare=False)
@@ -318,6 +315,16 @@ class SpaceLooks:
         if self.view is None or self.board is None:
             return np.full(len(self.ids), np.nan, np.float32)
         return _shade(self.view, self.board, reader_plan(self.board))
+
+    def slivers(self, spaces: np.ndarray) -> np.ndarray | None:
+        """(len(spaces), HUE_BINS) float32, boards with battles only (else None): mm² of
+        token-coloured pixels within SLIVER_REACH_MM of each of `spaces`' centres (indices),
+        per hue sector, unblurred (the edge of a stand hidden behind another, too thin to tell
+        its hue once averaged). Worked out only for the spaces asked: only where a stand is
+        read is a second one behind it asked about."""
+        if self.view is None or self.board is None or not self.board.shared_spaces:
+            return None
+        return _sliver(self.view, reader_plan(self.board), np.asarray(spaces, np.int64))
 
     @cached_property
     def unevenness(self) -> np.ndarray:
@@ -357,9 +364,11 @@ def chroma_planes(image: np.ndarray, first: int, second: int, inner=None):
 
 
 def _chroma_planes_of(s: np.ndarray):
-    """`chroma` of an (H, W, 3) float32 image's planes, the same operations in the same order,
-    but three new planes instead of a dozen temporaries (one pass fewer over the image each)."""
-    b, g, r = s[:, :, 0], s[:, :, 1], s[:, :, 2]
+    """`chroma` of an (..., 3) float32 image's planes, the same operations in the same order,
+    but three new planes instead of a dozen temporaries (one pass fewer over the image each),
+    after one copy of the channels into planes of their own: every operation then runs over
+    contiguous memory, at half the cost of a pixel's interleaved channels."""
+    b, g, r = np.ascontiguousarray(np.moveaxis(s, -1, 0))
     light = np.add(b, g)  # (b + g + r) * (1 / 3)
     light += r
     light *= 1.0 / 3.0
@@ -377,6 +386,24 @@ def _chroma_planes_of(s: np.ndarray):
 
 def hue_deg(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     return np.degrees(np.arctan2(cy, cx)) % 360.0
+
+
+def hue_bins(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+    """`(hue_deg(cx, cy) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS`, the same bins for float32
+    chroma at a fifth of the cost (numpy's float `%` and `//` are slow loops). For a float32
+    angle d in [-180, 180], numpy's d % 360 is d, or d + 360 in float32 where d < 0; and its
+    `// 5` is the exact floor of that / 5 (its divmod subtracts the exact remainder first),
+    which float64 division, too fine to round up to the next whole number, gives as well."""
+    return _degree_bins(np.degrees(np.arctan2(cy, cx)))
+
+
+def _degree_bins(degrees: np.ndarray) -> np.ndarray:
+    """`(degrees % 360.0 // HUE_BIN_DEG).astype(np.int64) % HUE_BINS` for angles in [-180, 180]
+    (as arctan2 gives them)."""
+    if degrees.dtype != np.float32:
+        return (degrees % 360.0 // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+    turned = np.where(degrees < 0, degrees + np.float32(360.0), degrees)
+    return np.floor(turned.astype(np.float64) / HUE_BIN_DEG).astype(np.int64) % HUE_BINS
 
 
 def hue_gap(a, b):
@@ -410,14 +437,14 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
         c = cf[at]
         if beside is not None and step == len(plan.scales) - 1:  # at a stand's own size
             seen = (c >= PEAK_FLOOR) & ~plan.far & plan.own_print
-            hues = (hue_deg(cxf[at[seen]], cyf[at[seen]]) // HUE_BIN_DEG).astype(np.int64)
+            hues = hue_bins(cxf[at[seen]], cyf[at[seen]])
             # (ufunc.at is ten times quicker on a flat index than on an index pair)
-            np.maximum.at(beside.reshape(-1), owner[seen] * HUE_BINS + hues % HUE_BINS, c[seen])
+            np.maximum.at(beside.reshape(-1), owner[seen] * HUE_BINS + hues, c[seen])
         own = (c >= around.ravel()[at] - 1e-4) & (c >= PEAK_FLOOR)  # a peak, not a slope
         np.maximum.at(far, owner[own & plan.far], c[own & plan.far])
         own &= ~plan.far
         idx, who, cc = cell[own], owner[own], c[own]
-        bins = (hue_deg(cxf[at[own]], cyf[at[own]]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
+        bins = hue_bins(cxf[at[own]], cyf[at[own]])
         np.maximum.at(peaks.reshape(-1), who * HUE_BINS + bins, cc)
         # the brightness at each kept peak (of equal peaks the last wins; they are alike)
         order = np.argsort(cc, kind="stable")
@@ -428,7 +455,7 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     raw = view.raw.reshape(-1, 3)
     hole = plan.hole_at
     # the camera saturated in the hole's middle: a grey print never does but in glare
-    middle_px = raw[hole]
+    middle_px = raw.take(hole, axis=0)  # (take: a row gather five times quicker than [])
     full = max3(middle_px) >= 250
     clipped = full.mean(1).astype(np.float32)
     washed = (full & (min3(middle_px) >= WASHED_PALE)).mean(1).astype(np.float32)
@@ -438,10 +465,9 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
     ring = grey[plan.collar_at]
     k = int(COLLAR_SHARE * (ring.shape[1] - 1))
     collar = np.partition(ring, k, axis=1)[:, k] / np.maximum(middle, 1e-3)
-    sliver = _sliver(view, plan, n) if board.shared_spaces else None
     return SpaceLooks(
         board.ids(), valid, centre.astype(np.float32), peaks, peak_light, far, clipped, spread,
-        beside, disc_light, washed, collar.astype(np.float32), sliver, view, board,
+        beside, disc_light, washed, collar.astype(np.float32), view, board,
     )  # fmt: skip
 
 
@@ -454,20 +480,23 @@ def _cells_in_view(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     return (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
 
 
-def _sliver(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
-    """(N, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
-    SLIVER_REACH_MM of each space's centre."""
+def _sliver(view: TopView, plan: ReaderPlan, spaces: np.ndarray) -> np.ndarray:
+    """(S, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
+    SLIVER_REACH_MM of each of `spaces`' centres."""
     flat = view.image.reshape(-1, 3)
-    px = flat[plan.reach_at]
-    cx, cy, _ = chroma(px[..., 0], px[..., 1], px[..., 2])
+    px = flat.take(plan.reach_at[spaces], axis=0)
+    cx, cy, _ = _chroma_planes_of(px)
+    # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
     # (on another hole's tinted collar, its seat's colour is print there; any other is not)
-    print_hue = plan.reach_print_hue
+    print_hue = plan.reach_print_hue[spaces]
     check = strong & ~np.isnan(print_hue)
     if check.any():
         strong[check] = hue_gap(hue_deg(cx[check], cy[check]), print_hue[check]) > PRINT_HUE_REACH
-    bins = (hue_deg(cx[strong], cy[strong]) // HUE_BIN_DEG).astype(np.int64) % HUE_BINS
-    who = np.nonzero(strong)[0]
+    at = np.flatnonzero(strong)
+    bins = hue_bins(cx.take(at), cy.take(at))
+    who = at // px.shape[1]
+    n = len(spaces)
     counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
     return (counts / view.ppm**2).astype(np.float32)
 
@@ -504,12 +533,15 @@ def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndar
     h, w = plan.shape
     y, x = np.divmod(flat, w)
     oy, ox = plan.ring_reach[0].start, plan.ring_reach[1].start
+    row, table = sums.shape[1], sums.reshape(-1, 3)  # (take on flat indices: quicker than [])
 
     def box(a: int) -> tuple[np.ndarray, np.ndarray]:
-        y0, y1 = np.clip(y - a, 0, h), np.clip(y + a + 1, 0, h)
-        x0, x1 = np.clip(x - a, 0, w), np.clip(x + a + 1, 0, w)
-        sy0, sy1, sx0, sx1 = y0 - oy, y1 - oy, x0 - ox, x1 - ox
-        total = sums[sy1, sx1] - sums[sy0, sx1] - sums[sy1, sx0] + sums[sy0, sx0]
+        y0, y1 = np.maximum(y - a, 0), np.minimum(y + a + 1, h)
+        x0, x1 = np.maximum(x - a, 0), np.minimum(x + a + 1, w)
+        top, bottom, left, right = (y0 - oy) * row, (y1 - oy) * row, x0 - ox, x1 - ox
+        total = table.take(bottom + right, axis=0) - table.take(top + right, axis=0)
+        total -= table.take(bottom + left, axis=0)
+        total += table.take(top + left, axis=0)
         return total, ((y1 - y0) * (x1 - x0)).astype(np.float64)
 
     inner, inner_area = box(plan.ring[0])
@@ -523,5 +555,5 @@ def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
     """(N, 3): chroma x, chroma y, brightness of the middle of each printed hole."""
     flat = image.reshape(-1, 3)
     idx = plan.hole_at
-    b, g, r = flat[idx].mean(1).T
+    b, g, r = flat.take(idx, axis=0).mean(1).T
     return np.stack(chroma(b, g, r), 1)
