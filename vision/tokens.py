@@ -210,7 +210,15 @@ def _foreign_collars(board: Board, xy: np.ndarray, label: np.ndarray, ppm: float
     foreign = np.zeros(label.shape, bool)
     if not board.shared_spaces:  # only the hidden-stand look (`beside`) needs it
         return foreign
-    h, w = label.shape
+    for i, window, near in _collar_discs(board, xy, ppm, label.shape):
+        foreign[window] |= near & (label[window] != i)
+    return foreign
+
+
+def _collar_discs(board: Board, xy: np.ndarray, ppm: float, shape):
+    """Per seat hole: its index, the top view's window round it and, in that window, the
+    pixels its tinted collar covers as a stand-sized look blurs it."""
+    h, w = shape
     reach = COLLAR_RADIUS * board.hole_radius * ppm + 0.5 * TOKEN_PX
     for i, space in enumerate(board.spaces):
         if space.owner is None:
@@ -219,9 +227,7 @@ def _foreign_collars(board: Board, xy: np.ndarray, label: np.ndarray, ppm: float
         x0, x1 = max(0, int(x - reach)), min(w, int(x + reach) + 2)
         y0, y1 = max(0, int(y - reach)), min(h, int(y + reach) + 2)
         yy, xx = np.mgrid[y0:y1, x0:x1]
-        near = np.hypot(xx - x, yy - y) <= reach
-        foreign[y0:y1, x0:x1] |= near & (label[y0:y1, x0:x1] != i)
-    return foreign
+        yield i, (slice(y0, y1), slice(x0, x1)), np.hypot(xx - x, yy - y) <= reach
 
 
 def _seat_hues(board: Board) -> np.ndarray:
@@ -241,18 +247,10 @@ def _seat_hues(board: Board) -> np.ndarray:
 def _collar_owners(board: Board, xy: np.ndarray, ppm: float, shape) -> np.ndarray:
     """(H * W,) per top-view pixel, the seat's hole whose tinted collar (as a stand-sized look
     blurs it) covers it, else -1 (boards with shared spaces only: the sliver look needs it)."""
-    h, w = shape
-    owners = np.full((h, w), -1, np.int64)
+    owners = np.full(shape, -1, np.int64)
     if board.shared_spaces:
-        reach = COLLAR_RADIUS * board.hole_radius * ppm + 0.5 * TOKEN_PX
-        for i, space in enumerate(board.spaces):
-            if space.owner is None:
-                continue
-            x, y = xy[i]
-            x0, x1 = max(0, int(x - reach)), min(w, int(x + reach) + 2)
-            y0, y1 = max(0, int(y - reach)), min(h, int(y + reach) + 2)
-            yy, xx = np.mgrid[y0:y1, x0:x1]
-            owners[y0:y1, x0:x1][np.hypot(xx - x, yy - y) <= reach] = i
+        for i, window, near in _collar_discs(board, xy, ppm, shape):
+            owners[window][near] = i
     flat = owners.ravel()
     flat.flags.writeable = False
     return flat
