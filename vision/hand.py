@@ -19,6 +19,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
 from vision.config import VisionConfig
+from vision.tokens import hue_gap
 
 ARM_EDGE_MM = 4.0  # an arm crosses the board's outer edge: nothing of the game lies this close
 ARM_DEEP_MM = 15.0  # ... and reaches in beyond this, with at least ARM_AREA of a hand's area
@@ -70,18 +71,23 @@ class HandResult:
             return False
         s = board_scale(board, config)
         sp = board.space(space_id)
-        r = max(1.0, board.token_radius * s)
-        h, w = self.not_skin.shape
-        x0, x1 = max(0, int(sp.x * s - r)), min(w, int(sp.x * s + r) + 1)
-        y0, y1 = max(0, int(sp.y * s - r)), min(h, int(sp.y * s + r) + 1)
-        if x0 >= x1 or y0 >= y1:
+        seen = disc_pixels(self.not_skin, sp.x * s, sp.y * s, max(1.0, board.token_radius * s))
+        if not len(seen):
             return False
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        disc = (xx - sp.x * s) ** 2 + (yy - sp.y * s) ** 2 <= r * r
-        seen = self.not_skin[y0:y1, x0:x1][disc]
-        off = np.abs((seen - hue + 180.0) % 360.0 - 180.0)  # (nan where skin-like: never near)
-        shown = np.count_nonzero(off <= TOKEN_HUE)
-        return shown >= TOKEN_SHOWN * np.count_nonzero(disc)
+        shown = np.count_nonzero(hue_gap(seen, hue) <= TOKEN_HUE)  # (nan, skin-like: never)
+        return shown >= TOKEN_SHOWN * len(seen)
+
+
+def disc_pixels(image: np.ndarray, cx: float, cy: float, radius: float) -> np.ndarray:
+    """The pixels of a small top view within `radius` of (cx, cy), in pixels (none where the
+    disc lies outside it)."""
+    h, w = image.shape[:2]
+    x0, x1 = max(0, int(cx - radius)), min(w, int(cx + radius) + 2)
+    y0, y1 = max(0, int(cy - radius)), min(h, int(cy + radius) + 2)
+    if x0 >= x1 or y0 >= y1:
+        return image[:0, :0].reshape(-1, *image.shape[2:])
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    return image[y0:y1, x0:x1][(xx - cx) ** 2 + (yy - cy) ** 2 <= radius * radius]
 
 
 def board_scale(board: Board, config: VisionConfig) -> float:

@@ -91,12 +91,12 @@ def _plan(board: Board) -> _PrintPlan:
             if colour is not None:
                 owner[i] = space.owner
                 gain[i] = (1.0 - TINT_SHARE) + TINT_SHARE * np.array(colour.rgb[::-1]) / grey
-    reach = NEARBY_SPACINGS * float(np.median(nearest_spacing(board)))  # (as `spacing` below)
-    nearby = (owner[:, None] == owner[None, :]) & (owner[:, None] >= 0) & (distance <= reach)
+    spacing = float(np.median(nearest_spacing(board)))
+    nearby = owner[:, None] == owner[None, :]
+    nearby &= (owner[:, None] >= 0) & (distance <= NEARBY_SPACINGS * spacing)
     plain = np.array([s.owner is None for s in board.spaces])
     rgbs = [PALETTE[c].rgb for c in board.seat_colours if c in PALETTE]
     grey_tokens = any(max(rgb) - min(rgb) < GREY_TOKEN_SPAN for rgb in rgbs)
-    spacing = float(np.median(nearest_spacing(board)))
     plan = _PrintPlan(
         plain, gain, np.nonzero(owner >= 0)[0], distance, nearby, grey_tokens, spacing
     )

@@ -20,7 +20,7 @@ from rules.palette import PALETTE, UNKNOWN
 from vision.calibrate import Calibration, palette_look
 from vision.config import VisionConfig
 from vision.contest import is_contest
-from vision.hand import HandResult, board_scale
+from vision.hand import HandResult, board_scale, disc_pixels
 from vision.spaces import classify_spaces
 from vision.tokens import SpaceLooks, hue_gap
 from vision.topview import nearest_spacing
@@ -105,15 +105,7 @@ def _could_hide(
     s = board_scale(board, config)
     sp = board.spaces[k]
     reach = max(1.0, PLACED_OFF * float(spacing[k]) * s)
-    cx, cy = sp.x * s - 0.5, sp.y * s - 0.5
-    h, w = places.shape
-    x0, x1 = max(0, int(cx - reach)), min(w, int(cx + reach) + 2)
-    y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 2)
-    if x0 >= x1 or y0 >= y1:
-        return False
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    near = (xx - cx) ** 2 + (yy - cy) ** 2 <= reach * reach
-    return bool(places[y0:y1, x0:x1][near].any())
+    return bool(disc_pixels(places, sp.x * s - 0.5, sp.y * s - 0.5, reach).any())
 
 
 @cache
