@@ -590,21 +590,26 @@ def test_a_seats_holes_are_judged_by_their_prints_hue_not_by_its_tokens():
     assert _misread(spaces, truth) == []
 
 
+def _read_beside_hand(game_name: str, seed: int, index: int, conditions: str, beside: list):
+    """Read a twin photo with a hand alone: the `beside` spaces (none under the hand) read as
+    they truly are, and nothing in the photo is misread. (The observation and the truth.)"""
+    frame, truth = _twin_frame(game_name, seed, index, conditions)
+    seen = observe(frame, [rules.get(game_name).board])
+    assert seen.hand
+    assert not set(beside) & set(truth["hidden_by_hand"])
+    assert [seen.spaces[s][0] for s in beside] == [truth["placement"].get(s) for s in beside]
+    assert _misread(seen.spaces, truth) == []
+    return seen, truth
+
+
 def test_beside_a_hand_what_skin_is_never_read_as_is_read():
     """A hand over Manji's board: the spaces a token's radius beside it were all unclear, for
     a missed rim of skin could be read as a red or yellow token. Skin is never read as green
     or blue, nor as an empty hole: those readings stand there now, an empty one where no
     token put down there could lie mostly under the hand (twin dev seed 2004, photo 1, issue
     conditions; t21 and t57 lie where one could)."""
-    game = rules.get("manji")
-    frame, truth = _twin_frame(game.name, 2004, 1, "issue14")
-    seen = observe(frame, [game.board])
-    assert seen.hand
-    beside = ["r05", "blue-l3"]
-    assert not set(beside) & set(truth["hidden_by_hand"])
-    assert [seen.spaces[s][0] for s in beside] == [truth["placement"].get(s) for s in beside]
+    seen = _read_beside_hand("manji", 2004, 1, "issue14", ["r05", "blue-l3"])[0]
     assert [seen.spaces[s][0] for s in ("t21", "t57")] == [UNKNOWN, UNKNOWN]
-    assert _misread(seen.spaces, truth) == []
 
 
 def test_a_red_or_yellow_token_a_hand_touches_is_read_where_it_is_unlike_that_hands_skin():
@@ -613,15 +618,8 @@ def test_a_red_or_yellow_token_a_hand_touches_is_read_where_it_is_unlike_that_ha
     where it lies over plain paper, is far duller: the hand grows only over its own colour, and
     a token's disc filled with a colour that skin never shows is read (twin dev seed 4601,
     photo 3, issue conditions)."""
-    game = rules.get("aggravation")
-    frame, truth = _twin_frame(game.name, 4601, 3, "issue14")
-    seen = observe(frame, [game.board])
-    assert seen.hand
-    touched = ["t10", "blue-h4"]
-    assert not set(touched) & set(truth["hidden_by_hand"])
-    assert [seen.spaces[s][0] for s in touched] == ["yellow", "yellow"]
-    assert [truth["placement"].get(s) for s in touched] == ["yellow", "yellow"]
-    assert _misread(seen.spaces, truth) == []
+    truth = _read_beside_hand("aggravation", 4601, 3, "issue14", ["t10", "blue-h4"])[1]
+    assert [truth["placement"].get(s) for s in ("t10", "blue-h4")] == ["yellow", "yellow"]
 
 
 def test_bare_holes_in_a_hands_shadow_are_read_empty():
@@ -660,18 +658,24 @@ def test_a_stand_beside_a_seats_row_is_read_past_the_rows_printed_collars():
     assert _misread(spaces, truth) == []
 
 
+def _unclear_or_right(game_name: str, seed: int, index: int, conditions: str, space: str):
+    """Read a twin photo alone: `space` is unclear or read as it truly is, and nothing in the
+    photo is misread. (The observation and the photo's truth, for what a test asks more.)"""
+    frame, truth = _twin_frame(game_name, seed, index, conditions)
+    seen = observe(frame, [rules.get(game_name).board])
+    assert seen.spaces[space][0] in (UNKNOWN, truth["placement"].get(space))
+    assert _misread(seen.spaces, truth) == []
+    return seen, truth
+
+
 def test_a_teal_marble_among_the_blue_ones_is_not_read_blue():
     """Safety. A teal-green marble (hue 182 degrees, the blue marbles' 222) lay just inside
     blue's palette window, and being in it, it kept blue's eleven marbles from counting as a
     tight set: blue kept its wide window and the marble was read blue (twin seed 6401, photo
     0, issue conditions; rendered as held out, measured once, so found). A colour owns only
     the hues near those most of its tokens gather round."""
-    game = rules.get("aggravation")
-    frame, truth = _twin_frame(game.name, 6401, 0, "issue14")
-    spaces = observe(frame, [game.board]).spaces
+    truth = _unclear_or_right("aggravation", 6401, 0, "issue14", "t15")[1]
     assert truth["placement"]["t15"] == "green"
-    assert spaces["t15"][0] in (UNKNOWN, "green")
-    assert _misread(spaces, truth) == []
 
 
 def test_an_arm_beside_a_blue_marble_is_not_read_red():
@@ -679,12 +683,8 @@ def test_an_arm_beside_a_blue_marble_is_not_read_red():
     cell read red (the skin) and, the marble's blue filling part of the disc with a colour no
     skin shows, the red reading stood (twin seed 6501, photo 0, every condition; rendered as
     held out, measured once, so found). What fills the disc must be the colour read."""
-    game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 6501, 0, "all")
-    seen = observe(frame, [game.board])
+    seen, truth = _unclear_or_right("the-right-moves", 6501, 0, "all", "c12")
     assert seen.hand and truth["placement"]["c12"] == "blue"
-    assert seen.spaces["c12"][0] in (UNKNOWN, "blue")
-    assert _misread(seen.spaces, truth) == []
 
 
 def test_grey_squares_a_pink_sheet_makes_bluish_are_not_read_blue():
@@ -720,12 +720,8 @@ def test_a_red_stand_hidden_on_a_blue_rows_collar_keeps_the_battle_unclear():
     edge on the row's tinted collars: leaving all collar pixels out of the count (they are
     print) left 4 mm² of red and the battle was read blue (twin seed 6602, photo 0, glare;
     rendered as held out, measured once, so found). Only the collar's own colour is print."""
-    game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6602, 0, "issue14_glare")
-    spaces = observe(frame, [game.board]).spaces
+    truth = _unclear_or_right("playground-battles", 6602, 0, "issue14_glare", "i7")[1]
     assert truth["placement"]["i7"] == "red+blue"
-    assert spaces["i7"][0] in (UNKNOWN, "red+blue")
-    assert _misread(spaces, truth) == []
 
 
 def test_skin_beside_a_hand_read_as_red_stays_unclear():
