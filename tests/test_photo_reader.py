@@ -779,3 +779,22 @@ def test_a_dull_stand_is_read_where_its_hue_is_its_colours():
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in ("b5", "b6")] == [truth["placement"][s] for s in ("b5", "b6")]
     assert _misread(spaces, truth) == []
+
+
+def test_squares_a_cast_tints_alike_are_read_with_the_stands_on_them():
+    """Under a cast the paper's white did not share, every grey square of Playground
+    Battles looked bluish (chroma 0.32-0.37, all within 0.1 of their median) and the whole
+    grid was unclear: bare squares as colourful as a faint token, and a red stand's ring of
+    bluish square taken for colour going on past its edge (a hand's), and for a blue stand
+    hidden behind it (twin seed 6500, photo 1, issue conditions, a hand over row 1; rendered
+    as held out, measured once, so found). Where most plain middles gather tightly round one
+    moderate look, that look is the bare print's."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 6500, 1, "issue14")
+    seen = observe(frame, [game.board])
+    squares = ["b2", "c3", "d4", "b4", "e5", "h5"]
+    assert not set(squares) & set(truth["hidden_by_hand"])
+    assert [seen.spaces[s][0] for s in squares] == [truth["placement"].get(s) for s in squares]
+    assert [truth["placement"].get(s) for s in ("b4", "e5", "h5")] == ["red"] * 3
+    assert _misread(seen.spaces, truth) == []
+

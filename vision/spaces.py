@@ -44,6 +44,9 @@ QUIET = 0.2  # at most this, surely no token on a plain space (print, JPEG colou
 PLAIN_LOOK_REACH = 45.0  # degrees: colours this near the plain print's look in a photo ...
 PLAIN_LOOK_FAINT = 0.15  # ... need this much more chroma than it to count at all ...
 PLAIN_LOOK_FULL = 0.3  # ... and this much more to be clear (as against a seat's tint)
+PLAIN_LOOK_SPREAD = 0.1  # the plain middles gather round their look: this near it ...
+PLAIN_LOOK_SHARE = 0.6  # ... this share of them at least ...
+PLAIN_LOOK_CAP = 0.4  # ... and it is no more colourful than this (no set of tokens, no skin)
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
 TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
@@ -149,24 +152,56 @@ def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _
     return _Windows(win.colours, _hue_member(hues, reach), hues)
 
 
+@dataclass(frozen=True)
+class _PlainLook:
+    """How the bare plain print looks in this photo: the median colour of plain spaces'
+    middles, and whether most of them gather tightly round it (then it is the print's look,
+    not a mix of tokens, skin and print)."""
+
+    cx: float
+    cy: float
+    gathered: bool
+
+    @property
+    def chroma(self) -> float:
+        return float(np.hypot(self.cx, self.cy))
+
+
+def _plain_look(samples: SpaceLooks, owner_k: np.ndarray) -> _PlainLook | None:
+    """None where too few plain spaces are in view to say."""
+    plain = samples.valid & (owner_k < 0)
+    if plain.sum() < MIN_PLAIN:
+        return None
+    cx, cy = (float(median(samples.centre[plain, j])) for j in (0, 1))
+    near = np.hypot(samples.centre[plain, 0] - cx, samples.centre[plain, 1] - cy)
+    gathered = (near <= PLAIN_LOOK_SPREAD).mean() >= PLAIN_LOOK_SHARE
+    return _PlainLook(cx, cy, bool(gathered and np.hypot(cx, cy) <= PLAIN_LOOK_CAP))
+
+
 def _above_plain_look(
-    faint: np.ndarray, full: np.ndarray, samples: SpaceLooks, owner_k: np.ndarray, win: _Windows
+    faint: np.ndarray,
+    full: np.ndarray,
+    quiet_at: np.ndarray,
+    look: _PlainLook | None,
+    owner_k: np.ndarray,
+    win: _Windows,
 ) -> None:
     """Raise the token bars on plain spaces (in place) above how coloured their print looks in
     this photo: tinted paper or a cast its white does not share makes the grey print look
     coloured (a bluish grey as colourful as a dull blue stand, on a pinkish sheet), and a
     token of a colour near that look must stand well above it. Most plain spaces are bare, so
-    their middles' median is the print's look (where most hold tokens, the bars only rise)."""
-    plain = samples.valid & (owner_k < 0)
-    if plain.sum() < MIN_PLAIN or not len(win.colours):
+    their middles' median is the print's look (where most hold tokens, the bars only rise).
+    Where most plain middles gather tightly round a moderate look, that look is surely the
+    bare print's, and a space as coloured as it is quiet (as a seat's hole is at its tint)."""
+    if look is None or not len(win.colours):
         return
-    cx, cy = (float(median(samples.centre[plain, j])) for j in (0, 1))
-    look = float(np.hypot(cx, cy))
-    near = hue_gap(win.hues, float(hue_deg(cx, cy))) <= PLAIN_LOOK_REACH
+    near = hue_gap(win.hues, float(hue_deg(look.cx, look.cy))) <= PLAIN_LOOK_REACH
     rows = np.nonzero(owner_k < 0)[0][:, None]
     cols = np.nonzero(near)[0][None, :]
-    faint[rows, cols] = np.maximum(faint[rows, cols], look + PLAIN_LOOK_FAINT)
-    full[rows, cols] = np.maximum(full[rows, cols], look + PLAIN_LOOK_FULL)
+    faint[rows, cols] = np.maximum(faint[rows, cols], look.chroma + PLAIN_LOOK_FAINT)
+    full[rows, cols] = np.maximum(full[rows, cols], look.chroma + PLAIN_LOOK_FULL)
+    if look.gathered:
+        quiet_at[rows, cols] = np.maximum(quiet_at[rows, cols], look.chroma + TINT_ROOM)
 
 
 def _gathered_hue(seen: np.ndarray) -> float | None:
@@ -392,6 +427,7 @@ class Evidence:
     washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
     washed_tint: np.ndarray  # (N,) ... washed by as much glare as the plain holes nearby show
+    plain_cast: np.ndarray  # (K,) chroma the bare plain print shows in each colour's hue
 
     @property
     def empty(self) -> np.ndarray:
@@ -434,8 +470,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # token confidence per colour: against the tint where the space is printed in that colour
     faint = np.full((n, k_count), TOKEN_FAINT)
     full = np.where(off_hue <= DULL_HUE, TOKEN_SURE_DULL, TOKEN_SURE)
-    _above_plain_look(faint, full, samples, owner_k, win)
     quiet_at = np.full((n, k_count), QUIET)
+    plain_look = _plain_look(samples, owner_k)
+    _above_plain_look(faint, full, quiet_at, plain_look, owner_k, win)
     owned = np.nonzero(owner_k >= 0)[0]
     faint[owned, owner_k[owned]] = bars.faint[owned]
     full[owned, owner_k[owned]] = bars.full[owned]
@@ -499,8 +536,11 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     hue = win.hues[np.maximum(owner_k, 0)] if k_count else np.zeros(n)
     hue = np.radians(np.where(np.isnan(print_hue), hue, print_hue))  # (the print's, where known)
     ux, uy = np.cos(hue), np.sin(hue)
-    along = np.clip(cx * ux + cy * uy, 0.0, tint_room)
-    off_print = np.hypot(cx - along * ux, cy - along * uy)
+    # (a plain space's print is grey, or the look the plain middles gather round)
+    gx, gy = (plain_look.cx, plain_look.cy) if plain_look and plain_look.gathered else (0.0, 0.0)
+    gx, gy = np.where(owner_k < 0, gx, 0.0), np.where(owner_k < 0, gy, 0.0)
+    along = np.clip((cx - gx) * ux + (cy - gy) * uy, 0.0, tint_room)
+    off_print = np.hypot(cx - gx - along * ux, cy - gy - along * uy)
     # and where this photo's plain holes predict the print (with or without the glare
     # there), near that colour
     like_print = np.maximum(_like(cx, cy, bare_want), _like(cx, cy, want))
@@ -532,7 +572,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
-        sliver=_slivers(samples, win, np.flatnonzero((token >= 0.5).any(1)), n),
+        sliver=_slivers(samples, win, np.flatnonzero((token >= 0.5).any(1)), n, plain_look),
+        plain_cast=_plain_cast(plain_look, win),
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
         washed=samples.clipped if samples.washed is None else samples.washed,
@@ -542,15 +583,26 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
 
 
-def _slivers(samples: SpaceLooks, win: _Windows, stands: np.ndarray, n: int) -> np.ndarray:
+def _slivers(
+    samples: SpaceLooks, win: _Windows, stands: np.ndarray, n: int, look: _PlainLook | None
+) -> np.ndarray:
     """(N, K) mm² of each colour's pixels near the middle of the spaces `stands` (indices),
     0 elsewhere. (Sums of a few float32 counts per mm², exact in float64 in any order: the
     same numbers as over every space.)"""
     out = np.zeros((n, len(win.colours)))
-    per_hue = samples.slivers(stands)
+    per_hue = samples.slivers(stands, (look.cx, look.cy) if look and look.gathered else None)
     if per_hue is not None and len(stands):
         out[stands] = per_hue.astype(np.float64) @ win.member.T.astype(np.float64)
     return out
+
+
+def _plain_cast(look: _PlainLook | None, win: _Windows) -> np.ndarray:
+    """(K,) how colourful, in each colour's hue, the bare plain print looks in this photo
+    (where its look is gathered and near that colour; else 0)."""
+    if look is None or not look.gathered or not len(win.colours):
+        return np.zeros(len(win.colours))
+    near = hue_gap(win.hues, float(hue_deg(look.cx, look.cy))) <= PLAIN_LOOK_REACH
+    return np.where(near, look.chroma, 0.0)
 
 
 def _print_hue(bare_print: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
@@ -682,8 +734,9 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
             excess = max(patch - print_tint + HIDDEN_ON_WASHED - HIDDEN_ON_TINT,
                          patch - washed_tint)  # fmt: skip
             bar = HIDDEN_ON_WASHED
-        else:
-            excess, bar = patch, HIDDEN_STAND
+        else:  # (on a plain space, over the colour a cast gives its print)
+            excess = patch - (float(ev.plain_cast[k]) if row < 0 else 0.0)
+            bar = HIDDEN_STAND
         doubt = max(doubt, ramp_one(excess, bar - 0.06, bar))
         if row != k:  # (on its own row that colour is print)
             doubt = max(doubt, ramp_one(slivers[k], SLIVER_NONE, SLIVER_HIDES))

@@ -314,15 +314,19 @@ class SpaceLooks:
             return np.full(len(self.ids), np.nan, np.float32)
         return _shade(self.view, self.board, reader_plan(self.board))
 
-    def slivers(self, spaces: np.ndarray) -> np.ndarray | None:
+    def slivers(
+        self, spaces: np.ndarray, print_look: tuple[float, float] | None = None
+    ) -> np.ndarray | None:
         """(len(spaces), HUE_BINS) float32, boards with battles only (else None): mm² of
         token-coloured pixels within SLIVER_REACH_MM of each of `spaces`' centres (indices),
         per hue sector, unblurred (the edge of a stand hidden behind another, too thin to tell
         its hue once averaged). Worked out only for the spaces asked: only where a stand is
-        read is a second one behind it asked about."""
+        read is a second one behind it asked about. `print_look`: the colour (chroma x, y)
+        the plain print shows in this photo, where a cast tints it; near it is print too."""
         if self.view is None or self.board is None or not self.board.shared_spaces:
             return None
-        return _sliver(self.view, reader_plan(self.board), np.asarray(spaces, np.int64))
+        plan = reader_plan(self.board)
+        return _sliver(self.view, plan, np.asarray(spaces, np.int64), print_look)
 
     @cached_property
     def unevenness(self) -> np.ndarray:
@@ -447,7 +451,7 @@ def look_at_spaces(view: TopView, board: Board) -> SpaceLooks:
         # the brightness at each kept peak (of equal peaks the last wins; they are alike)
         order = np.argsort(cc, kind="stable")
         peak_light[who[order], bins[order]] = lf[at[own]][order]
-        spread[who[order], bins[order]] = _box_chroma(sums, idx[order], plan)
+        spread[who[order], bins[order]] = _box_chroma(sums, idx[order], plan, bins[order])
     centre = _centre_look(view.image, plan)
     valid = _cells_in_view(view, plan, n)
     raw = view.raw.reshape(-1, 3)
@@ -478,14 +482,21 @@ def _cells_in_view(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     return (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
 
 
-def _sliver(view: TopView, plan: ReaderPlan, spaces: np.ndarray) -> np.ndarray:
+def _sliver(
+    view: TopView,
+    plan: ReaderPlan,
+    spaces: np.ndarray,
+    print_look: tuple[float, float] | None = None,
+) -> np.ndarray:
     """(S, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
-    SLIVER_REACH_MM of each of `spaces`' centres."""
+    SLIVER_REACH_MM of each of `spaces`' centres (and as far from the print's look)."""
     flat = view.image.reshape(-1, 3)
     px = flat.take(plan.reach_at[spaces], axis=0)
     cx, cy, _ = _chroma_planes_of(px)
     # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
+    if print_look is not None:
+        strong &= (cx - print_look[0]) ** 2 + (cy - print_look[1]) ** 2 >= SLIVER_CHROMA**2
     # (on another hole's tinted collar, its seat's colour is print there; any other is not)
     print_hue = plan.reach_print_hue[spaces]
     check = strong & ~np.isnan(print_hue)
@@ -525,9 +536,13 @@ def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:
     return shade
 
 
-def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndarray:
-    """Chroma of the mean colour in the square ring `plan.ring` about each flat index
-    (`sums`: the integral image of the top view's part `plan.ring_reach`)."""
+def _box_chroma(
+    sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan, bins: np.ndarray
+) -> np.ndarray:
+    """Chroma of the mean colour in the square ring `plan.ring` about each flat index, along
+    the hue of its bin (`sums`: the integral image of the top view's part `plan.ring_reach`).
+    Along that hue only: a hand's colour goes on round its peak, while a token's ring is
+    its space's print, which a cast may tint in another hue (a red stand on bluish grey)."""
     h, w = plan.shape
     y, x = np.divmod(flat, w)
     oy, ox = plan.ring_reach[0].start, plan.ring_reach[1].start
@@ -546,7 +561,8 @@ def _box_chroma(sums: np.ndarray, flat: np.ndarray, plan: ReaderPlan) -> np.ndar
     outer, outer_area = box(plan.ring[1])
     ring = (outer - inner) / np.maximum(outer_area - inner_area, 1.0)[:, None]
     cx, cy, _ = chroma(ring[:, 0], ring[:, 1], ring[:, 2], floor=1e-6)
-    return np.hypot(cx, cy)
+    hue = np.radians(HUE_CENTRES[bins])
+    return np.maximum(cx * np.cos(hue) + cy * np.sin(hue), 0.0)
 
 
 def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
