@@ -798,3 +798,16 @@ def test_squares_a_cast_tints_alike_are_read_with_the_stands_on_them():
     assert [truth["placement"].get(s) for s in ("b4", "e5", "h5")] == ["red"] * 3
     assert _misread(seen.spaces, truth) == []
 
+
+def test_spaces_with_no_bare_paper_near_are_read_beside_a_hand():
+    """With a hand in view, a space whose nearby paper is darker than the board's is in the
+    hand's shadow and stays unclear; but where no bare paper lay near enough to say (the far
+    rows of the same photo), each space was unclear too, though nothing said it was in
+    shadow. No paper near says nothing: those spaces are read (twin seed 6500, photo 1)."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 6500, 1, "issue14")
+    seen = observe(frame, [game.board])
+    far_rows = ["a6", "g7", "h7", "j7", "a8", "g8", "i8", "j8"]
+    assert seen.hand and not set(far_rows) & set(truth["hidden_by_hand"])
+    assert [seen.spaces[s][0] for s in far_rows] == [truth["placement"].get(s) for s in far_rows]
+    assert _misread(seen.spaces, truth) == []

@@ -99,7 +99,9 @@ def observe(
     spaces = read_round_hand(config, samples, board, cal, seen_hand)
     timings["spaces"] = (t4 - t3 + time.perf_counter() - t5) * 1e3
     if hand:
-        for sid in np.asarray(samples.ids)[~(samples.shade >= HAND_SHADOW)]:
+        # (where no bare paper lies near a space, its shade is unknown, nan: nothing says a
+        # shadow is there, and it is read as the rest of the board is)
+        for sid in np.asarray(samples.ids)[samples.shade < HAND_SHADOW]:
             spaces[sid] = (UNKNOWN, 0.0)
         # skin beside a stand looks like a second stand: a battle is read with no hand in view
         for sid, (reading, _) in list(spaces.items()):
