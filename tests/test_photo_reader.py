@@ -811,3 +811,18 @@ def test_spaces_with_no_bare_paper_near_are_read_beside_a_hand():
     assert seen.hand and not set(far_rows) & set(truth["hidden_by_hand"])
     assert [seen.spaces[s][0] for s in far_rows] == [truth["placement"].get(s) for s in far_rows]
     assert _misread(seen.spaces, truth) == []
+
+
+def test_a_seats_holes_all_holding_its_tokens_at_the_start_are_read_where_well_above_the_tint():
+    """At The Right Moves' start every one of red's holes held a red checker, so the seat's
+    holes fell in one group and the reader took their median (about 0.6) for red's tint:
+    checkers of chroma 0.8 stood under the bars that made (0.82 to 0.97) and were unclear,
+    though the plain holes predicted the bare tint at 0.4 (twin dev seed 2004, photo 1, the
+    start). With no calibration, a token more than the full margin above the predicted tint
+    is read whatever its group says."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 2004, 1, "start")
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in ("d13", "d14", "d23", "d24")] == ["red"] * 4
+    assert [truth["placement"][s] for s in ("d13", "d14", "d23", "d24")] == ["red"] * 4
+    assert _misread(spaces, truth) == []

@@ -50,6 +50,7 @@ PLAIN_LOOK_CAP = 0.4  # ... and it is no more colourful than this (no set of tok
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
 TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
+PREDICTED_TINT_MARGIN = 0.05  # a token this far over the full bar above a predicted tint
 TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predicted
 HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
 PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
@@ -485,6 +486,14 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     quiet_at[at] = np.fmin(quiet_at[at], np.fmin(washed_tint, bare_tint) + TINT_ROOM)
     faint[at] = np.fmax(faint[at], bare_tint + 0.15)
     full[at] = np.fmax(full[at], bare_tint + 0.3)
+    # and, with no calibration, one that far above the predicted tint is a token, whatever
+    # its seat's group says (at a start every hole of a seat holds its dull tokens, and the
+    # group took them for its tint)
+    if cal is None:
+        cap = np.maximum(bare_tint + 0.3 + PREDICTED_TINT_MARGIN, TOKEN_SURE)
+        cap = np.where(np.isnan(cap), np.inf, cap)
+        full[at] = np.fmin(full[at], cap)
+        faint[at] = np.fmin(faint[at], cap - 0.15)
     # where the hole cannot be its bare print, its colour is no tint: at most plain quiet
     odd = np.nonzero((owner_k >= 0) & printed.unexplained)[0]
     quiet_at[odd, owner_k[odd]] = np.minimum(quiet_at[odd, owner_k[odd]], QUIET)
