@@ -826,3 +826,26 @@ def test_a_seats_holes_all_holding_its_tokens_at_the_start_are_read_where_well_a
     assert [spaces[s][0] for s in ("d13", "d14", "d23", "d24")] == ["red"] * 4
     assert [truth["placement"][s] for s in ("d13", "d14", "d23", "d24")] == ["red"] * 4
     assert _misread(spaces, truth) == []
+
+
+def test_a_battle_far_from_a_hand_is_read_and_one_near_it_is_not():
+    """With a hand anywhere in view every battle on the board was unclear (a rim of skin
+    beside a stand looks like a second stand), also battles far across the board from it
+    (twin seed 6600, photo 0, issue conditions; rendered as held out, measured once). Skin
+    the finder misses lies at its rim: only a battle within a spacing of the hand stays
+    unclear."""
+    from vision.observation import BATTLE_HAND_REACH
+    from vision.topview import nearest_spacing
+
+    game = rules.get("playground-battles")
+    board = game.board
+    frame, truth = _twin_frame(game.name, 6600, 0, "issue14")
+    seen = observe(frame, [board])
+    assert seen.hand
+    assert [truth["placement"][s] for s in ("a2", "e5", "h4")] == ["red+blue"] * 3
+    assert [seen.spaces[s][0] for s in ("a2", "e5", "h4")] == ["red+blue", "red+blue", UNKNOWN]
+    loc = locate(DEFAULT_CONFIG, frame, [board])
+    hand = detect_hand(DEFAULT_CONFIG, frame, board, loc.homography)
+    reach = BATTLE_HAND_REACH * float(np.median(nearest_spacing(board)))
+    assert "h4" in hand.covers(board, DEFAULT_CONFIG, reach)
+    assert _misread(seen.spaces, truth) == []

@@ -17,12 +17,16 @@ from rules.palette import UNKNOWN
 from vision.calibrate import Calibration
 from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
 from vision.contest import is_contest
-from vision.hand import detect_hand, rectify
+from vision.hand import HandResult, detect_hand, rectify
 from vision.locate import locate
 from vision.round_hand import read_round_hand
 from vision.spaces import sample_spaces
+from vision.topview import nearest_spacing
 
 HAND_SHADOW = 0.8  # with a hand in view, paper darker than this against the board is its shadow
+# a battle (two stands) within this many spacings of a hand is not read: a rim of skin beside
+# a stand looks like a second stand
+BATTLE_HAND_REACH = 1.0
 
 
 @dataclass(frozen=True)
@@ -103,10 +107,9 @@ def observe(
         # shadow is there, and it is read as the rest of the board is)
         for sid in np.asarray(samples.ids)[samples.shade < HAND_SHADOW]:
             spaces[sid] = (UNKNOWN, 0.0)
-        # skin beside a stand looks like a second stand: a battle is read with no hand in view
-        for sid, (reading, _) in list(spaces.items()):
-            if is_contest(reading):
-                spaces[sid] = (UNKNOWN, 0.0)
+        # skin beside a stand looks like a second stand: a battle near a hand is not read
+        for sid in _battles_near(spaces, board, config, seen_hand):
+            spaces[sid] = (UNKNOWN, 0.0)
     placement = {sid: colour for sid, (colour, _) in spaces.items() if colour is not None}
     unclear = tuple(sid for sid, (colour, _) in spaces.items() if colour == UNKNOWN)
     timings["total"] = (time.perf_counter() - t0) * 1e3
@@ -114,3 +117,18 @@ def observe(
         board.name, loc.homography, spaces, placement, unclear, dice, hand, timings,
         loc.markers, loc.source,
     )  # fmt: skip
+
+
+def _battles_near(
+    spaces: dict[str, tuple[str | None, float]],
+    board: Board,
+    config: VisionConfig,
+    seen_hand: HandResult,
+) -> list[str]:
+    """The spaces read as a battle within BATTLE_HAND_REACH spacings of the hand."""
+    battles = [sid for sid, (reading, _) in spaces.items() if is_contest(reading)]
+    if not battles:
+        return []
+    reach = BATTLE_HAND_REACH * float(np.median(nearest_spacing(board)))
+    near = seen_hand.covers(board, config, margin_mm=reach)
+    return [sid for sid in battles if sid in near]
