@@ -76,6 +76,13 @@ GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
 SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
 SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
+# On a seat's row a stand of the seat's colour half hidden behind another can be as colourful
+# as the row's tint; its hue, though, is its own. Pixels of the row's colour more than
+# ROW_OFF_HUE off the print's hue lie round any stand there (where its colour and the print's
+# blur together), over up to ~90 mm² on dev photos; a card of that colour adds more
+ROW_OFF_HUE = 12.0  # degrees
+ROW_SLIVER_NONE = 90.0  # mm²
+ROW_SLIVER_HIDES = 110.0
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -424,6 +431,7 @@ class Evidence:
     beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
     sliver: np.ndarray  # (N, K) mm² of that colour's pixels near the middle, unblurred, where
     # a stand is read (0 elsewhere: a second stand hidden behind it is asked about only there)
+    row_sliver: np.ndarray  # (N,) ... and of its seat's colour, off its print's hue
     owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
     washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
@@ -568,6 +576,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         samples, board, owner_k, seat_hue, hole_like, others, stray, bare_want
     )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
+    stands = np.flatnonzero((token >= 0.5).any(1))
+    sliver, row_sliver = _slivers(samples, win, stands, owner_k, print_hue, plain_look)
     return Evidence(
         colours=win.colours,
         token=token,
@@ -581,7 +591,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
-        sliver=_slivers(samples, win, np.flatnonzero((token >= 0.5).any(1)), n, plain_look),
+        sliver=sliver,
+        row_sliver=row_sliver,
         plain_cast=_plain_cast(plain_look, win),
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
@@ -593,16 +604,30 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
 
 
 def _slivers(
-    samples: SpaceLooks, win: _Windows, stands: np.ndarray, n: int, look: _PlainLook | None
-) -> np.ndarray:
+    samples: SpaceLooks,
+    win: _Windows,
+    stands: np.ndarray,
+    owner_k: np.ndarray,
+    print_hue: np.ndarray,
+    look: _PlainLook | None,
+) -> tuple[np.ndarray, np.ndarray]:
     """(N, K) mm² of each colour's pixels near the middle of the spaces `stands` (indices),
-    0 elsewhere. (Sums of a few float32 counts per mm², exact in float64 in any order: the
-    same numbers as over every space.)"""
-    out = np.zeros((n, len(win.colours)))
+    0 elsewhere; and (N,) on a seat's space, mm² of its seat's colour more than ROW_OFF_HUE
+    from its print's hue (a stand of that colour is no print). (Sums of a few float32 counts
+    per mm², exact in float64 in any order: the same numbers as over every space.)"""
+    n = len(owner_k)
+    out, off_print = np.zeros((n, len(win.colours))), np.zeros(n)
     per_hue = samples.slivers(stands, (look.cx, look.cy) if look and look.gathered else None)
-    if per_hue is not None and len(stands):
-        out[stands] = per_hue.astype(np.float64) @ win.member.T.astype(np.float64)
-    return out
+    if per_hue is None or not len(stands):
+        return out, off_print
+    per_hue = per_hue.astype(np.float64)
+    out[stands] = per_hue @ win.member.T.astype(np.float64)
+    for j, i in enumerate(stands.tolist()):
+        k = int(owner_k[i])
+        if k >= 0 and not np.isnan(print_hue[i]):
+            off = win.member[k] & (hue_gap(HUE_CENTRES, print_hue[i]) > ROW_OFF_HUE)
+            off_print[i] = float(per_hue[j, off].sum())
+    return out, off_print
 
 
 def _plain_cast(look: _PlainLook | None, win: _Windows) -> np.ndarray:
@@ -747,8 +772,11 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
             excess = patch - (float(ev.plain_cast[k]) if row < 0 else 0.0)
             bar = HIDDEN_STAND
         doubt = max(doubt, ramp_one(excess, bar - 0.06, bar))
-        if row != k:  # (on its own row that colour is print)
+        if row != k:  # (on its own row that colour is print ...
             doubt = max(doubt, ramp_one(slivers[k], SLIVER_NONE, SLIVER_HIDES))
+        else:  # ... but for what lies well off its print's hue)
+            off_print = float(ev.row_sliver[i])
+            doubt = max(doubt, ramp_one(off_print, ROW_SLIVER_NONE, ROW_SLIVER_HIDES))
     return doubt
 
 
