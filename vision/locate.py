@@ -46,6 +46,8 @@ _FORGIVING: aruco.Detect | None = None  # built on first use (few frames need it
 ROI_MARGIN = 16  # grey pixels kept around a window: sub-pixel refinement stays well inside
 FLAT_CELLS = 2.0  # a marker's contrast is flattened in windows this many cells across
 FLAT_FLOOR = 24.0  # grey levels: less local contrast than this is noise, not print
+MARKER_CELLS = 6  # a DICT_4X4_50 marker is 6 cells across (4 bits and its black border)
+GLARE_CELL_PX = 6.0  # a marker cell's px to flatten over where no marker says (a far board's)
 
 
 def _detector_params(config: VisionConfig, min_perimeter_rate: float):
@@ -262,7 +264,30 @@ def _search_frame(config: VisionConfig, image: np.ndarray, boards) -> list[Marke
         forgiving = _forgiving_whole_frame(config, gray)
         if _most_of_one_board(forgiving, boards) > _most_of_one_board(found, boards):
             found = forgiving
+    if _most_of_one_board(found, boards) < 3:
+        # glare fading across glossy markers, and too few found to say where the others lie
+        # (`_look_closer` flattens only where they do): the whole frame once more, its
+        # contrast flattened as those windows' is
+        flattened = _flattened_whole_frame(config, gray, found)
+        if _most_of_one_board(flattened, boards) > _most_of_one_board(found, boards):
+            found = flattened
     return found
+
+
+def _flattened_whole_frame(config: VisionConfig, gray: np.ndarray, found: list[Marker]):
+    """Every marker in the full-size frame with its contrast flattened (`_flattened`) over
+    cells the size of the markers found (else GLARE_CELL_PX), corners refined on `gray`."""
+    sides = [np.linalg.norm(np.diff(m.corners, axis=0, append=m.corners[:1]), axis=1).mean()
+             for m in found]  # fmt: skip
+    cell = float(np.median(sides)) / MARKER_CELLS if sides else GLARE_CELL_PX
+    full = replace(config, detect_scale=1.0)
+    pts, ids = _detect_raw(full, _flattened(gray, cell))
+    if not ids:
+        return []
+    pts = [np.concatenate(pts)]
+    if config.refine_corners:
+        _refine(full, gray, pts[0])
+    return _markers(pts, ids)
 
 
 def _forgiving_whole_frame(config: VisionConfig, gray: np.ndarray) -> list[Marker]:
