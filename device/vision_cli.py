@@ -53,9 +53,10 @@ def dice(paths: list[str]) -> tuple[dict[str, Any], int]:
 def _markers_seen(image, board) -> list[int]:
     """The board's marker ids found in a frame it could not be placed in (for the message)."""
     from vision.config import DEFAULT_CONFIG
-    from vision.locate import detect_markers
+    from vision.locate import markers_in_frame
 
-    return sorted({m.id for m in detect_markers(DEFAULT_CONFIG, image)} & set(board.marker_ids))
+    found = markers_in_frame(DEFAULT_CONFIG, image, [board])
+    return sorted({m.id for m in found} & set(board.marker_ids))
 
 
 def read_board(game_name: str, path: str, players: int | None = None) -> dict[str, Any]:

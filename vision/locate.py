@@ -290,6 +290,13 @@ def _flattened_whole_frame(config: VisionConfig, gray: np.ndarray, found: list[M
     return _markers(pts, ids)
 
 
+def markers_in_frame(config: VisionConfig, image: np.ndarray, boards) -> list[Marker]:
+    """Every marker a search with no board known finds, as `locate` searches (its every
+    fallback): what a message about a board that could not be placed should name."""
+    check_frame(image)
+    return _search_frame(config, image, boards)
+
+
 def _forgiving_whole_frame(config: VisionConfig, gray: np.ndarray) -> list[Marker]:
     """Every marker in the full-size frame, one wrong bit per marker corrected."""
     global _FORGIVING
