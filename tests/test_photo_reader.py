@@ -851,17 +851,32 @@ def test_a_battle_far_from_a_hand_is_read_and_one_near_it_is_not():
     assert _misread(seen.spaces, truth) == []
 
 
-def test_a_pale_stand_hidden_on_its_own_rows_hole_keeps_the_battle_unclear():
-    """Safety. A pale blue stand behind a red one on a hole of blue's row was as colourful
-    as the row's tint (0.47 against 0.49) and the battle was read as a lone red stand (twin
-    seed 6300, photo 2, lens distortion alone; first measured this session, so found). Its
-    hue was its own, 15-20 degrees off the print's: 128 mm² of blue that far off lay round
-    it, against at most about 90 round lone stands on dev photos. A lone red stand on the
-    same row is still read."""
+@pytest.mark.parametrize(
+    ("seed", "index", "conditions", "space"),
+    [(6300, 2, "lens", "j8"), (6300, 2, "jpeg", "j8"), (6300, 2, "tilt", "j8"),
+     (6400, 2, "light", "j1")],
+)  # fmt: skip
+def test_a_pale_stand_hidden_on_its_own_rows_hole_keeps_the_battle_unclear(
+    seed, index, conditions, space
+):
+    """Safety. A pale stand of a row's colour behind a stand of the other colour on that
+    row's hole was as colourful as the row's tint (0.47 against 0.49) and the battle was read
+    as the front stand alone (twin seeds 6300 and 6400, photo 2, each condition alone; first
+    measured at stop 29, so found). Its colour is its own: round a lone stand every pixel of
+    the row's colour is the print, the stand, the paper or a blend of two of them, and these
+    showed 39-84 mm² that none of those explains (round lone stands: 10 mm², median)."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, seed, index, conditions)
+    spaces = observe(frame, [game.board]).spaces
+    assert truth["placement"][space] == "red+blue"
+    assert spaces[space][0] in (UNKNOWN, "red+blue")
+    assert _misread(spaces, truth) == []
+
+
+def test_a_lone_stand_on_the_other_sides_row_is_read():
+    """The same rows' lone stands of the other colour are still read (twin seed 6300,
+    photo 2, lens distortion alone: g8 holds a lone red stand on blue's row)."""
     game = rules.get("playground-battles")
     frame, truth = _twin_frame(game.name, 6300, 2, "lens")
     spaces = observe(frame, [game.board]).spaces
-    assert [truth["placement"][s] for s in ("j8", "g8")] == ["red+blue", "red"]
-    assert spaces["j8"][0] in (UNKNOWN, "red+blue")
-    assert spaces["g8"][0] == "red"
-    assert _misread(spaces, truth) == []
+    assert truth["placement"]["g8"] == "red" and spaces["g8"][0] == "red"

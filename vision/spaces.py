@@ -29,7 +29,16 @@ from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.standout import standout_tokens
-from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, hue_deg, hue_gap, look_at_spaces
+from vision.tokens import (
+    HUE_BINS,
+    HUE_CENTRES,
+    SLIVER_CHROMA,
+    SpaceLooks,
+    hue_bins,
+    hue_deg,
+    hue_gap,
+    look_at_spaces,
+)
 from vision.topview import top_view
 
 TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
@@ -77,12 +86,14 @@ GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its ro
 SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
 SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
 # On a seat's row a stand of the seat's colour half hidden behind another can be as colourful
-# as the row's tint; its hue, though, is its own. Pixels of the row's colour more than
-# ROW_OFF_HUE off the print's hue lie round any stand there (where its colour and the print's
-# blur together), over up to ~90 mm² on dev photos; a card of that colour adds more
-ROW_OFF_HUE = 12.0  # degrees
-ROW_SLIVER_NONE = 90.0  # mm²
-ROW_SLIVER_HIDES = 110.0
+# as the row's tint, but its colour is its own. Round a lone stand there every pixel of the
+# row's colour is its print (up to TINT_ROOM more colourful), the stand, or a blend of two of
+# them and the paper; pixels more than UNEXPLAINED_GAP from every such blend cover 10 mm² round
+# a lone stand there on dev photos (median; 41 at the 99th percentile: noise, shading, lens
+# fringes), more where a second stand shows (four battles read as their front stand: 39-84)
+UNEXPLAINED_GAP = 0.1
+ROW_UNEXPLAINED_NONE = 30.0  # mm²
+ROW_UNEXPLAINED_HIDES = 40.0
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -431,7 +442,8 @@ class Evidence:
     beside: np.ndarray  # (N, K) a stand-sized patch of that colour anywhere near the middle
     sliver: np.ndarray  # (N, K) mm² of that colour's pixels near the middle, unblurred, where
     # a stand is read (0 elsewhere: a second stand hidden behind it is asked about only there)
-    row_sliver: np.ndarray  # (N,) ... and of its seat's colour, off its print's hue
+    row_unexplained: np.ndarray  # (N,) ... and of its seat's colour that no blend of its
+    # print, the stand there and the paper explains
     owner_k: np.ndarray  # (N,) the column of the space's seat colour, -1 for plain spaces
     washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
@@ -577,7 +589,6 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
     stands = np.flatnonzero((token >= 0.5).any(1))
-    sliver, row_sliver = _slivers(samples, win, stands, owner_k, print_hue, plain_look)
     return Evidence(
         colours=win.colours,
         token=token,
@@ -591,8 +602,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
-        sliver=sliver,
-        row_sliver=row_sliver,
+        sliver=_slivers(samples, win, stands, n, plain_look),
+        row_unexplained=_unexplained_row_colour(samples, win, stands, owner_k, bare_want),
         plain_cast=_plain_cast(plain_look, win),
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
@@ -604,30 +615,62 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
 
 
 def _slivers(
+    samples: SpaceLooks, win: _Windows, stands: np.ndarray, n: int, look: _PlainLook | None
+) -> np.ndarray:
+    """(N, K) mm² of each colour's pixels near the middle of the spaces `stands` (indices),
+    0 elsewhere. (Sums of a few float32 counts per mm², exact in float64 in any order: the
+    same numbers as over every space.)"""
+    out = np.zeros((n, len(win.colours)))
+    per_hue = samples.slivers(stands, (look.cx, look.cy) if look and look.gathered else None)
+    if per_hue is not None and len(stands):
+        out[stands] = per_hue.astype(np.float64) @ win.member.T.astype(np.float64)
+    return out
+
+
+def _unexplained_row_colour(
     samples: SpaceLooks,
     win: _Windows,
     stands: np.ndarray,
     owner_k: np.ndarray,
-    print_hue: np.ndarray,
-    look: _PlainLook | None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(N, K) mm² of each colour's pixels near the middle of the spaces `stands` (indices),
-    0 elsewhere; and (N,) on a seat's space, mm² of its seat's colour more than ROW_OFF_HUE
-    from its print's hue (a stand of that colour is no print). (Sums of a few float32 counts
-    per mm², exact in float64 in any order: the same numbers as over every space.)"""
+    bare_print: np.ndarray,
+) -> np.ndarray:
+    """(N,) on a seat's space where a stand is read, mm² of the seat's colour (token-coloured
+    pixels, unblurred, within SLIVER_REACH_MM) that neither its print, the strongest other
+    colour standing there, the paper nor any blend of two of them explains; 0 elsewhere."""
     n = len(owner_k)
-    out, off_print = np.zeros((n, len(win.colours))), np.zeros(n)
-    per_hue = samples.slivers(stands, (look.cx, look.cy) if look and look.gathered else None)
-    if per_hue is None or not len(stands):
-        return out, off_print
-    per_hue = per_hue.astype(np.float64)
-    out[stands] = per_hue @ win.member.T.astype(np.float64)
-    for j, i in enumerate(stands.tolist()):
+    out = np.zeros(n)
+    rows = np.array([i for i in stands.tolist() if owner_k[i] >= 0], np.int64)
+    rows = rows[~np.isnan(bare_print[rows, 0])] if len(rows) else rows
+    seen = samples.reach_chroma(rows) if len(rows) and samples.board is not None else None
+    if seen is None or not samples.board.shared_spaces:
+        return out
+    ppm2 = samples.view.ppm**2
+    for j, i in enumerate(rows.tolist()):
         k = int(owner_k[i])
-        if k >= 0 and not np.isnan(print_hue[i]):
-            off = win.member[k] & (hue_gap(HUE_CENTRES, print_hue[i]) > ROW_OFF_HUE)
-            off_print[i] = float(per_hue[j, off].sum())
-    return out, off_print
+        cx, cy = seen[0][j].astype(np.float64), seen[1][j].astype(np.float64)
+        mine = (np.hypot(cx, cy) >= SLIVER_CHROMA) & win.member[k][hue_bins(cx, cy)]
+        if not mine.any():
+            continue
+        cx, cy = cx[mine], cy[mine]
+        others = win.member[_all_but(len(win.colours), k)].any(0)
+        front = int(np.where(others, samples.peaks[i], -1.0).argmax())
+        hue = np.radians(HUE_CENTRES[front])
+        stand = float(samples.peaks[i, front]) * np.array([np.cos(hue), np.sin(hue)])
+        tint = bare_print[i, :2].astype(np.float64)
+        reach = (np.hypot(*tint) + TINT_ROOM) / max(float(np.hypot(*tint)), 1e-3)
+        paper = np.zeros(2)
+        gap = np.minimum.reduce([_off_segment(cx, cy, paper, tint * reach),
+                                 _off_segment(cx, cy, tint, stand),
+                                 _off_segment(cx, cy, paper, stand)])  # fmt: skip
+        out[i] = np.count_nonzero(gap > UNEXPLAINED_GAP) / ppm2
+    return out
+
+
+def _off_segment(cx: np.ndarray, cy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each point's distance from the segment a-b of the chroma plane (its blends)."""
+    ab = b - a
+    t = np.clip(((cx - a[0]) * ab[0] + (cy - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9), 0, 1)
+    return np.hypot(cx - a[0] - t * ab[0], cy - a[1] - t * ab[1])
 
 
 def _plain_cast(look: _PlainLook | None, win: _Windows) -> np.ndarray:
@@ -774,9 +817,9 @@ def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
         doubt = max(doubt, ramp_one(excess, bar - 0.06, bar))
         if row != k:  # (on its own row that colour is print ...
             doubt = max(doubt, ramp_one(slivers[k], SLIVER_NONE, SLIVER_HIDES))
-        else:  # ... but for what lies well off its print's hue)
-            off_print = float(ev.row_sliver[i])
-            doubt = max(doubt, ramp_one(off_print, ROW_SLIVER_NONE, ROW_SLIVER_HIDES))
+        else:  # ... but for what neither it nor the stand explains)
+            unexplained = float(ev.row_unexplained[i])
+            doubt = max(doubt, ramp_one(unexplained, ROW_UNEXPLAINED_NONE, ROW_UNEXPLAINED_HIDES))
     return doubt
 
 

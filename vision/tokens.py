@@ -328,6 +328,17 @@ class SpaceLooks:
         plan = reader_plan(self.board)
         return _sliver(self.view, plan, np.asarray(spaces, np.int64), print_look)
 
+    def reach_chroma(self, spaces: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """(S, R) chroma x and y of every pixel within SLIVER_REACH_MM of each of `spaces`'
+        centres (indices), unblurred; None where the top view is not known."""
+        if self.view is None or self.board is None:
+            return None
+        plan = reader_plan(self.board)
+        flat = self.view.image.reshape(-1, 3)
+        at = plan.reach_at[np.asarray(spaces, np.int64)]
+        cx, cy, _ = _chroma_planes_of(flat.take(at, axis=0))
+        return cx, cy
+
     @cached_property
     def unevenness(self) -> np.ndarray:
         """(N,) per space, the log ratio of the brightest to the darkest fifth of the light
