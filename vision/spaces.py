@@ -22,23 +22,15 @@ from rules.geometry import Board
 from rules.palette import PALETTE, UNKNOWN
 from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
-from vision.confidence import ramp, ramp_one
+from vision.confidence import ramp
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
 from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
+from vision.hidden_stand import hidden_stand, slivers, unexplained_row_colour
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.standout import standout_tokens
-from vision.tokens import (
-    HUE_BINS,
-    HUE_CENTRES,
-    SLIVER_CHROMA,
-    SpaceLooks,
-    hue_bins,
-    hue_deg,
-    hue_gap,
-    look_at_spaces,
-)
+from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, hue_deg, hue_gap, look_at_spaces
 from vision.topview import top_view
 
 TOKEN_SURE = 0.42  # chroma of a clear token on a plain (grey) space
@@ -77,23 +69,6 @@ COLLAR_HIDDEN = 1.05  # a ring just outside a seat's hole this bright against it
 COLLAR_SHOWN = 1.15  # ... this bright: the printed collar shows, no token wider than the hole
 PRINT_HUE_CHROMA = 0.1  # a predicted print this colourful has a hue of its own ...
 PRINT_HUE_REACH = 20.0  # ... and on its hole, colour within this many degrees of it is print
-HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
-# second stand it hides (a battle): then the space is unclear
-HIDDEN_ON_TINT = 0.06  # ... on a seat's space, this much more of the seat's colour than its tint
-HIDDEN_ON_WASHED = 0.2  # ... or this much more than its tint washed by its neighbours' glare
-GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
-GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
-SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
-SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
-# On a seat's row a stand of the seat's colour half hidden behind another can be as colourful
-# as the row's tint, but its colour is its own. Round a lone stand there every pixel of the
-# row's colour is its print (up to TINT_ROOM more colourful), the stand, or a blend of two of
-# them and the paper; pixels more than UNEXPLAINED_GAP from every such blend cover 10 mm² round
-# a lone stand there on dev photos (median; 41 at the 99th percentile: noise, shading, lens
-# fringes), more where a second stand shows (four battles read as their front stand: 39-84)
-UNEXPLAINED_GAP = 0.1
-ROW_UNEXPLAINED_NONE = 30.0  # mm²
-ROW_UNEXPLAINED_HIDES = 40.0
 
 
 SpaceSamples = SpaceLooks  # what `sample_spaces` returns (kept name for callers)
@@ -185,6 +160,15 @@ class _PlainLook:
     def chroma(self) -> float:
         return float(np.hypot(self.cx, self.cy))
 
+    @property
+    def cast_at(self) -> tuple[float, float] | None:
+        """The look as a colour near which pixels are print, where it is surely the print's."""
+        return (self.cx, self.cy) if self.gathered else None
+
+    def near(self, hues: np.ndarray) -> np.ndarray:
+        """(K,) bool: which of these colours' hues lie near the look's."""
+        return hue_gap(hues, float(hue_deg(self.cx, self.cy))) <= PLAIN_LOOK_REACH
+
 
 def _plain_look(samples: SpaceLooks, owner_k: np.ndarray) -> _PlainLook | None:
     """None where too few plain spaces are in view to say."""
@@ -214,9 +198,8 @@ def _above_plain_look(
     bare print's, and a space as coloured as it is quiet (as a seat's hole is at its tint)."""
     if look is None or not len(win.colours):
         return
-    near = hue_gap(win.hues, float(hue_deg(look.cx, look.cy))) <= PLAIN_LOOK_REACH
     rows = np.nonzero(owner_k < 0)[0][:, None]
-    cols = np.nonzero(near)[0][None, :]
+    cols = np.nonzero(look.near(win.hues))[0][None, :]
     faint[rows, cols] = np.maximum(faint[rows, cols], look.chroma + PLAIN_LOOK_FAINT)
     full[rows, cols] = np.maximum(full[rows, cols], look.chroma + PLAIN_LOOK_FULL)
     if look.gathered:
@@ -602,8 +585,10 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
-        sliver=_slivers(samples, win, stands, n, plain_look),
-        row_unexplained=_unexplained_row_colour(samples, win, stands, owner_k, bare_want),
+        sliver=slivers(samples, win.member, stands, plain_look.cast_at if plain_look else None),
+        row_unexplained=unexplained_row_colour(
+            samples, win.member, stands, owner_k, bare_want, TINT_ROOM
+        ),
         plain_cast=_plain_cast(plain_look, win),
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
@@ -614,72 +599,12 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
 
 
-def _slivers(
-    samples: SpaceLooks, win: _Windows, stands: np.ndarray, n: int, look: _PlainLook | None
-) -> np.ndarray:
-    """(N, K) mm² of each colour's pixels near the middle of the spaces `stands` (indices),
-    0 elsewhere. (Sums of a few float32 counts per mm², exact in float64 in any order: the
-    same numbers as over every space.)"""
-    out = np.zeros((n, len(win.colours)))
-    per_hue = samples.slivers(stands, (look.cx, look.cy) if look and look.gathered else None)
-    if per_hue is not None and len(stands):
-        out[stands] = per_hue.astype(np.float64) @ win.member.T.astype(np.float64)
-    return out
-
-
-def _unexplained_row_colour(
-    samples: SpaceLooks,
-    win: _Windows,
-    stands: np.ndarray,
-    owner_k: np.ndarray,
-    bare_print: np.ndarray,
-) -> np.ndarray:
-    """(N,) on a seat's space where a stand is read, mm² of the seat's colour (token-coloured
-    pixels, unblurred, within SLIVER_REACH_MM) that neither its print, the strongest other
-    colour standing there, the paper nor any blend of two of them explains; 0 elsewhere."""
-    n = len(owner_k)
-    out = np.zeros(n)
-    rows = np.array([i for i in stands.tolist() if owner_k[i] >= 0], np.int64)
-    rows = rows[~np.isnan(bare_print[rows, 0])] if len(rows) else rows
-    seen = samples.reach_chroma(rows) if len(rows) and samples.board is not None else None
-    if seen is None or not samples.board.shared_spaces:
-        return out
-    ppm2 = samples.view.ppm**2
-    for j, i in enumerate(rows.tolist()):
-        k = int(owner_k[i])
-        cx, cy = seen[0][j].astype(np.float64), seen[1][j].astype(np.float64)
-        mine = (np.hypot(cx, cy) >= SLIVER_CHROMA) & win.member[k][hue_bins(cx, cy)]
-        if not mine.any():
-            continue
-        cx, cy = cx[mine], cy[mine]
-        others = win.member[_all_but(len(win.colours), k)].any(0)
-        front = int(np.where(others, samples.peaks[i], -1.0).argmax())
-        hue = np.radians(HUE_CENTRES[front])
-        stand = float(samples.peaks[i, front]) * np.array([np.cos(hue), np.sin(hue)])
-        tint = bare_print[i, :2].astype(np.float64)
-        reach = (np.hypot(*tint) + TINT_ROOM) / max(float(np.hypot(*tint)), 1e-3)
-        paper = np.zeros(2)
-        gap = np.minimum.reduce([_off_segment(cx, cy, paper, tint * reach),
-                                 _off_segment(cx, cy, tint, stand),
-                                 _off_segment(cx, cy, paper, stand)])  # fmt: skip
-        out[i] = np.count_nonzero(gap > UNEXPLAINED_GAP) / ppm2
-    return out
-
-
-def _off_segment(cx: np.ndarray, cy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Each point's distance from the segment a-b of the chroma plane (its blends)."""
-    ab = b - a
-    t = np.clip(((cx - a[0]) * ab[0] + (cy - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9), 0, 1)
-    return np.hypot(cx - a[0] - t * ab[0], cy - a[1] - t * ab[1])
-
-
 def _plain_cast(look: _PlainLook | None, win: _Windows) -> np.ndarray:
     """(K,) how colourful, in each colour's hue, the bare plain print looks in this photo
     (where its look is gathered and near that colour; else 0)."""
     if look is None or not look.gathered or not len(win.colours):
         return np.zeros(len(win.colours))
-    near = hue_gap(win.hues, float(hue_deg(look.cx, look.cy))) <= PLAIN_LOOK_REACH
-    return np.where(near, look.chroma, 0.0)
+    return np.where(look.near(win.hues), look.chroma, 0.0)
 
 
 def _print_hue(bare_print: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
@@ -776,7 +701,7 @@ def classify_spaces(
             else:
                 doubt = max(second, stray_doubt[i])
                 if board.shared_spaces:  # a second stand half hidden behind?
-                    doubt = max(doubt, _hidden_stand(ev, i, colour))
+                    doubt = max(doubt, hidden_stand(ev, i, colour))
                 reading = (colour, min(best, 1.0 - doubt))
         elif achromatic and (not found or found[0][0] < 0.2):
             reading = _achromatic(
@@ -788,39 +713,6 @@ def classify_spaces(
             reading = (UNKNOWN, reading[1])
         result[sid] = reading
     return result
-
-
-def _hidden_stand(ev: Evidence, i: int, colour: str) -> float:
-    """How likely a stand of `colour` on space i hides most of a second stand of another
-    colour: a stand-sized patch of that colour near the middle, peak or not, above what the
-    print there shows (no colour on a plain space; the seat's tint in its own hue).
-    On a seat's row, glare washes a second stand of the row's colour out to its tint's colour:
-    under enough glare, that no second stand is there cannot be told."""
-    # (Python floats: the same float64 arithmetic as numpy's scalars, at a tenth of the cost)
-    row = int(ev.owner_k[i])
-    tinted = row >= 0 and ev.colours[row] != colour
-    doubt = ramp_one(ev.washed[i], GLARE_HIDES_NONE, GLARE_HIDES) if tinted else 0.0
-    print_tint, washed_tint = float(ev.print_tint[i]), float(ev.washed_tint[i])
-    slivers = ev.sliver[i].tolist()
-    for k, patch in enumerate(ev.beside[i].tolist()):
-        if ev.colours[k] == colour:
-            continue
-        if row == k:
-            # (a dark stand hides how washed the print under it is; its neighbours say,
-            # but glare is patchy, so the margin is wider)
-            excess = max(patch - print_tint + HIDDEN_ON_WASHED - HIDDEN_ON_TINT,
-                         patch - washed_tint)  # fmt: skip
-            bar = HIDDEN_ON_WASHED
-        else:  # (on a plain space, over the colour a cast gives its print)
-            excess = patch - (float(ev.plain_cast[k]) if row < 0 else 0.0)
-            bar = HIDDEN_STAND
-        doubt = max(doubt, ramp_one(excess, bar - 0.06, bar))
-        if row != k:  # (on its own row that colour is print ...
-            doubt = max(doubt, ramp_one(slivers[k], SLIVER_NONE, SLIVER_HIDES))
-        else:  # ... but for what neither it nor the stand explains)
-            unexplained = float(ev.row_unexplained[i])
-            doubt = max(doubt, ramp_one(unexplained, ROW_UNEXPLAINED_NONE, ROW_UNEXPLAINED_HIDES))
-    return doubt
 
 
 def _achromatic(colours, light, chroma, empty, cal, sid) -> tuple[str | None, float]:

@@ -1,0 +1,137 @@
+"""Is a lone stand really alone? On boards whose spaces hold battles, the nearer stand can
+hide most of the other; these are the measures that say a second stand may be behind it.
+
+A battle read as its front stand alone is a wrong ruling, so each measure only adds doubt:
+a stand-sized patch of another colour near the middle, thin slivers of it counted unblurred,
+glare that washes a second stand of a row's colour out to its tint, and, on a seat's row,
+colour that neither the row's print nor the stand explains.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.confidence import ramp_one
+from vision.tokens import HUE_CENTRES, SLIVER_CHROMA, SpaceLooks, hue_bins
+
+if TYPE_CHECKING:
+    from vision.spaces import Evidence
+
+HIDDEN_STAND = 0.22  # beside a stand on a plain space, this much of another colour may be a
+# second stand it hides (a battle): then the space is unclear
+HIDDEN_ON_TINT = 0.06  # ... on a seat's space, this much more of the seat's colour than its tint
+HIDDEN_ON_WASHED = 0.2  # ... or this much more than its tint washed by its neighbours' glare
+GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a hole's middle;
+GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
+SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
+SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
+# On a seat's row a stand of the seat's colour half hidden behind another can be as colourful
+# as the row's tint, but its colour is its own. Round a lone stand there every pixel of the
+# row's colour is its print (a little more colourful than predicted, at most), the stand, or a
+# blend of two of them and the paper; pixels more than UNEXPLAINED_GAP from every such blend
+# cover 10 mm² round a lone stand there on dev photos (median; 41 at the 99th percentile:
+# noise, shading, lens fringes), more where a second stand shows (four battles read as their
+# front stand: 39-84)
+UNEXPLAINED_GAP = 0.1
+ROW_UNEXPLAINED_NONE = 30.0  # mm²
+ROW_UNEXPLAINED_HIDES = 40.0
+
+
+def hidden_stand(ev: Evidence, i: int, colour: str) -> float:
+    """How likely a stand of `colour` on space i hides most of a second stand of another
+    colour: a stand-sized patch of that colour near the middle, peak or not, above what the
+    print there shows (no colour on a plain space; the seat's tint in its own hue).
+    On a seat's row, glare washes a second stand of the row's colour out to its tint's colour:
+    under enough glare, that no second stand is there cannot be told."""
+    # (Python floats: the same float64 arithmetic as numpy's scalars, at a tenth of the cost)
+    row = int(ev.owner_k[i])
+    tinted = row >= 0 and ev.colours[row] != colour
+    doubt = ramp_one(ev.washed[i], GLARE_HIDES_NONE, GLARE_HIDES) if tinted else 0.0
+    print_tint, washed_tint = float(ev.print_tint[i]), float(ev.washed_tint[i])
+    slivers = ev.sliver[i].tolist()
+    for k, patch in enumerate(ev.beside[i].tolist()):
+        if ev.colours[k] == colour:
+            continue
+        if row == k:
+            # (a dark stand hides how washed the print under it is; its neighbours say,
+            # but glare is patchy, so the margin is wider)
+            excess = max(patch - print_tint + HIDDEN_ON_WASHED - HIDDEN_ON_TINT,
+                         patch - washed_tint)  # fmt: skip
+            bar = HIDDEN_ON_WASHED
+        else:  # (on a plain space, over the colour a cast gives its print)
+            excess = patch - (float(ev.plain_cast[k]) if row < 0 else 0.0)
+            bar = HIDDEN_STAND
+        doubt = max(doubt, ramp_one(excess, bar - 0.06, bar))
+        if row != k:  # (on its own row that colour is print ...
+            doubt = max(doubt, ramp_one(slivers[k], SLIVER_NONE, SLIVER_HIDES))
+        else:  # ... but for what neither it nor the stand explains)
+            unexplained = float(ev.row_unexplained[i])
+            doubt = max(doubt, ramp_one(unexplained, ROW_UNEXPLAINED_NONE, ROW_UNEXPLAINED_HIDES))
+    return doubt
+
+
+def slivers(
+    samples: SpaceLooks,
+    member: np.ndarray,
+    stands: np.ndarray,
+    print_look: tuple[float, float] | None,
+) -> np.ndarray:
+    """(N, K) mm² of each colour's pixels near the middle of the spaces `stands` (indices),
+    0 elsewhere; `member` (K, HUE_BINS) says which hues are whose, `print_look` the plain
+    print's colour in this photo where a cast tints it. (Sums of a few float32 counts per
+    mm², exact in float64 in any order: the same numbers as over every space.)"""
+    out = np.zeros((len(samples.ids), len(member)))
+    per_hue = samples.slivers(stands, print_look)
+    if per_hue is not None and len(stands):
+        out[stands] = per_hue.astype(np.float64) @ member.T.astype(np.float64)
+    return out
+
+
+def unexplained_row_colour(
+    samples: SpaceLooks,
+    member: np.ndarray,
+    stands: np.ndarray,
+    owner_k: np.ndarray,
+    bare_print: np.ndarray,
+    print_room: float,
+) -> np.ndarray:
+    """(N,) on a seat's space where a stand is read, mm² of the seat's colour (token-coloured
+    pixels, unblurred, within SLIVER_REACH_MM) that neither its print (`bare_print`, up to
+    `print_room` more colourful), the strongest other colour standing there, the paper nor
+    any blend of two of them explains; 0 elsewhere."""
+    n = len(owner_k)
+    out = np.zeros(n)
+    rows = np.array([i for i in stands.tolist() if owner_k[i] >= 0], np.int64)
+    rows = rows[~np.isnan(bare_print[rows, 0])] if len(rows) else rows
+    seen = samples.reach_chroma(rows) if len(rows) and samples.board is not None else None
+    if seen is None or not samples.board.shared_spaces:
+        return out
+    ppm2 = samples.view.ppm**2
+    for j, i in enumerate(rows.tolist()):
+        k = int(owner_k[i])
+        cx, cy = seen[0][j].astype(np.float64), seen[1][j].astype(np.float64)
+        mine = (np.hypot(cx, cy) >= SLIVER_CHROMA) & member[k][hue_bins(cx, cy)]
+        if not mine.any():
+            continue
+        cx, cy = cx[mine], cy[mine]
+        others = member[np.arange(len(member)) != k].any(0)
+        front = int(np.where(others, samples.peaks[i], -1.0).argmax())
+        hue = np.radians(HUE_CENTRES[front])
+        stand = float(samples.peaks[i, front]) * np.array([np.cos(hue), np.sin(hue)])
+        tint = bare_print[i, :2].astype(np.float64)
+        reach = (np.hypot(*tint) + print_room) / max(float(np.hypot(*tint)), 1e-3)
+        paper = np.zeros(2)
+        gap = np.minimum.reduce([_off_segment(cx, cy, paper, tint * reach),
+                                 _off_segment(cx, cy, tint, stand),
+                                 _off_segment(cx, cy, paper, stand)])  # fmt: skip
+        out[i] = np.count_nonzero(gap > UNEXPLAINED_GAP) / ppm2
+    return out
+
+
+def _off_segment(cx: np.ndarray, cy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each point's distance from the segment a-b of the chroma plane (its blends)."""
+    ab = b - a
+    t = np.clip(((cx - a[0]) * ab[0] + (cy - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9), 0, 1)
+    return np.hypot(cx - a[0] - t * ab[0], cy - a[1] - t * ab[1])
