@@ -108,30 +108,35 @@ def unexplained_row_colour(
     seen = samples.reach_chroma(rows) if len(rows) and samples.board is not None else None
     if seen is None or not samples.board.shared_spaces:
         return out
-    ppm2 = samples.view.ppm**2
-    for j, i in enumerate(rows.tolist()):
-        k = int(owner_k[i])
-        cx, cy = seen[0][j].astype(np.float64), seen[1][j].astype(np.float64)
-        mine = (np.hypot(cx, cy) >= SLIVER_CHROMA) & member[k][hue_bins(cx, cy)]
-        if not mine.any():
-            continue
-        cx, cy = cx[mine], cy[mine]
-        others = member[np.arange(len(member)) != k].any(0)
-        front = int(np.where(others, samples.peaks[i], -1.0).argmax())
-        hue = np.radians(HUE_CENTRES[front])
-        stand = float(samples.peaks[i, front]) * np.array([np.cos(hue), np.sin(hue)])
-        tint = bare_print[i, :2].astype(np.float64)
-        reach = (np.hypot(*tint) + print_room) / max(float(np.hypot(*tint)), 1e-3)
-        paper = np.zeros(2)
-        gap = np.minimum.reduce([_off_segment(cx, cy, paper, tint * reach),
-                                 _off_segment(cx, cy, tint, stand),
-                                 _off_segment(cx, cy, paper, stand)])  # fmt: skip
-        out[i] = np.count_nonzero(gap > UNEXPLAINED_GAP) / ppm2
+    k = owner_k[rows]
+    # the strongest colour standing there that is not the row's own: the stand read
+    others = member[None, :, :] & (np.arange(len(member))[None, :] != k[:, None])[:, :, None]
+    front = np.where(others.any(1), samples.peaks[rows], -1.0).argmax(1)
+    hue = np.radians(HUE_CENTRES[front])
+    stand = samples.peaks[rows, front][:, None] * np.stack([np.cos(hue), np.sin(hue)], 1)
+    tint = bare_print[rows, :2].astype(np.float64)
+    size = np.hypot(tint[:, 0], tint[:, 1])
+    richest = tint * ((size + print_room) / np.maximum(size, 1e-3))[:, None]
+    # only token-coloured pixels of the row's colour are asked about (few: one pass each)
+    cx, cy = seen
+    row, at = np.nonzero(cx * cx + cy * cy >= SLIVER_CHROMA**2)
+    px, py = cx[row, at].astype(np.float64), cy[row, at].astype(np.float64)
+    keep = member[k[row], hue_bins(px, py)]
+    row, px, py = row[keep], px[keep], py[keep]
+    paper = np.zeros((len(row), 2))
+    gap = np.minimum.reduce([_off_segment(px, py, paper, richest[row]),
+                             _off_segment(px, py, tint[row], stand[row]),
+                             _off_segment(px, py, paper, stand[row])])  # fmt: skip
+    counts = np.bincount(row[gap > UNEXPLAINED_GAP], minlength=len(rows))
+    out[rows] = counts / samples.view.ppm**2
     return out
 
 
 def _off_segment(cx: np.ndarray, cy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Each point's distance from the segment a-b of the chroma plane (its blends)."""
-    ab = b - a
-    t = np.clip(((cx - a[0]) * ab[0] + (cy - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9), 0, 1)
-    return np.hypot(cx - a[0] - t * ab[0], cy - a[1] - t * ab[1])
+    """Each point's distance from its own segment a-b ((P, 2) each) of the chroma plane (the
+    blends of its two ends)."""
+    ax, ay = a[:, 0], a[:, 1]
+    ux, uy = b[:, 0] - ax, b[:, 1] - ay
+    t = ((cx - ax) * ux + (cy - ay) * uy) / np.maximum(ux * ux + uy * uy, 1e-9)
+    np.clip(t, 0.0, 1.0, out=t)
+    return np.hypot(cx - ax - t * ux, cy - ay - t * uy)

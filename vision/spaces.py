@@ -587,8 +587,13 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         else _per_colour(samples.beside, win),
         sliver=slivers(samples, win.member, stands, plain_look.cast_at if plain_look else None),
         row_unexplained=unexplained_row_colour(
-            samples, win.member, stands, owner_k, bare_want, TINT_ROOM
-        ),
+            samples,
+            win.member,
+            _stands_off_their_row(token, owner_k),
+            owner_k,
+            bare_want,
+            TINT_ROOM,
+        ),  # fmt: skip
         plain_cast=_plain_cast(plain_look, win),
         owner_k=owner_k,
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
@@ -597,6 +602,13 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         print_tint=_print_tint(want, owner_k, quiet_at),
         washed_tint=_print_tint(prints.washed, owner_k, quiet_at),
     )
+
+
+def _stands_off_their_row(token: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
+    """Indices of the spaces where a token of a colour other than their seat's is read (on a
+    plain space, any): only there can a stand hide one of the row's colour behind it."""
+    other = np.arange(token.shape[1])[None, :] != owner_k[:, None]
+    return np.flatnonzero(((token >= 0.5) & other).any(1))
 
 
 def _plain_cast(look: _PlainLook | None, win: _Windows) -> np.ndarray:

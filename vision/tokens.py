@@ -146,6 +146,8 @@ def _hue_centres() -> np.ndarray:
 
 
 HUE_CENTRES = _hue_centres()
+# each hue bin's direction in the chroma plane (x, y), to measure colour along a bin's hue
+_HUE_COS, _HUE_SIN = np.cos(np.radians(HUE_CENTRES)), np.sin(np.radians(HUE_CENTRES))
 
 
 @lru_cache(maxsize=16)
@@ -572,8 +574,7 @@ def _box_chroma(
     outer, outer_area = box(plan.ring[1])
     ring = (outer - inner) / np.maximum(outer_area - inner_area, 1.0)[:, None]
     cx, cy, _ = chroma(ring[:, 0], ring[:, 1], ring[:, 2], floor=1e-6)
-    hue = np.radians(HUE_CENTRES[bins])
-    return np.maximum(cx * np.cos(hue) + cy * np.sin(hue), 0.0)
+    return np.maximum(cx * _HUE_COS.take(bins) + cy * _HUE_SIN.take(bins), 0.0)
 
 
 def _centre_look(image: np.ndarray, plan: ReaderPlan) -> np.ndarray:
