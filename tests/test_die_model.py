@@ -169,3 +169,29 @@ def test_random_blurred_drawn_dice_are_never_misread():
         read += bool(values)
         read_alone += bool(read_dice(img, DiceConfig(face_network=False)))
     assert read > read_alone, (read, read_alone)
+
+
+def test_other_weights_are_read_and_named(tmp_path, monkeypatch):
+    """Weights chosen by use_weights or $BOARDREF_DIE_WEIGHTS are the ones the network runs
+    and the ones whose photos a benchmark leaves out; None goes back to the shipped ones."""
+    with np.load(die_model.WEIGHTS) as data:
+        wts = {k: data[k] for k in data.files if k != "trained_on"}
+    patch = np.random.default_rng(5).normal(size=(1, CROP, CROP)).astype(np.float32)
+    shipped = forward(patch)[0]
+    other = tmp_path / "half.npz"
+    np.savez(
+        other,
+        **{**wts, "fc2.bias": wts["fc2.bias"] + 5.0 * (np.arange(10) == 3)},
+        trained_on=np.array(["dice_2.jpg"]),
+    )
+    try:
+        die_model.use_weights(other)
+        assert die_model.trained_on() == frozenset({"dice_2.jpg"})
+        assert forward(patch)[0][0, 3] > shipped[0, 3]
+        die_model.use_weights(None)
+        monkeypatch.setenv(die_model.WEIGHTS_ENV, str(other))
+        assert die_model.trained_on() == frozenset({"dice_2.jpg"})
+        monkeypatch.delenv(die_model.WEIGHTS_ENV)
+        assert np.array_equal(forward(patch)[0], shipped)
+    finally:
+        die_model.use_weights(None)
