@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.die_model import FaceFind, find_faces, steady_opinion
-from vision.pips import Pip
+from vision.pips import Pip, cov_whitener, fits_ellipse
 
 # the network's probability needed to read a die the pip counter could not
 READ_ALONE = 0.98
@@ -41,6 +41,10 @@ PIP_REACH = 0.6
 ROUND_PIP = 1.35
 # ... and one at least this elongated is drawn out (a side face seen steeply, a stroke)
 DRAWN_OUT_PIP = 2.0
+# a drawn-out blob at least this wide and this long, in the face's round pips' radii, is
+# pips run together on their plane (see _merged)
+MERGED_ACROSS = 0.75
+MERGED_ALONG = 2.0
 # a counter's face at least this strong (layout and bare body fit) within this many face
 # sides of a network's face's middle must be held by the network's value
 STRONG_FACE = 0.5
@@ -152,8 +156,26 @@ def _two_planes(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     them). Round pips beside drawn-out ones are a top face beside a side face: the network
     took in more than one face of a die (a small die, its top and sides, as one six), or
     print that is no die (letters). Faint specks do not count."""
-    shapes = [p.elongation for p in _clear_pips_on(face, pips)]
-    return len(shapes) >= 2 and min(shapes) <= ROUND_PIP and max(shapes) >= DRAWN_OUT_PIP
+    clear = _clear_pips_on(face, pips)
+    round_r = _round_radius(clear)
+    if round_r is None:
+        return False
+    return any(p.elongation >= DRAWN_OUT_PIP and not _merged(p, round_r) for p in clear)
+
+
+def _round_radius(clear: list[Pip]) -> float | None:
+    """The median radius of the round pips among ``clear`` (None if there is none)."""
+    radii = [p.radius for p in clear if p.elongation <= ROUND_PIP]
+    return float(np.median(radii)) if radii else None
+
+
+def _merged(p: Pip, round_r: float) -> bool:
+    """Is the drawn-out blob ``p`` pips of the round ones' plane run together (a six's
+    column smeared by motion), not a pip of another plane? Slant shrinks a circle across
+    (its short axis falls under the round pips' radius, its long one stays about that);
+    smearing or merging stretches it along (its short axis stays the round pips' radius,
+    its long one grows to two or more of them)."""
+    return p.minor >= MERGED_ACROSS * round_r and p.major >= MERGED_ALONG * round_r
 
 
 def _clear_pips_on(face: tuple[float, float, float], pips: list[Pip]) -> list[Pip]:
@@ -240,8 +262,24 @@ def _round_pips_missing(face: tuple[float, float, float], pips: list[Pip], value
     another face's pips or dark edges with them (a small die's side face beside its top
     face: a one with a side face's two read as a four). Faces whose pips are all blurred
     or drawn out are left to the other checks."""
-    seen = sum(1 for p in _clear_pips_on(face, pips) if p.elongation <= ROUND_PIP)
-    return 0 < seen < value - 2
+    clear = _clear_pips_on(face, pips)
+    round_r = _round_radius(clear)
+    if round_r is None:
+        return False
+    # (a blob of pips run together is at least two of them)
+    seen = sum(1 if p.elongation <= ROUND_PIP else 2 * _merged(p, round_r) for p in clear)
+    return seen < value - 2 and not _all_pips_alike(clear, value)
+
+
+def _all_pips_alike(clear: list[Pip], value: int) -> bool:
+    """Are there just ``value`` clear pips, each seen as the face's common ellipse (circles
+    on one plane)? Then the face shows all its pips: slanted or a little blurred, most of
+    them fall just short of round, but no other face's pips are counted with them (a side
+    face's are of another shape)."""
+    if len(clear) != value:
+        return False
+    wh = cov_whitener(np.mean([p.cov() for p in clear], axis=0))
+    return all(fits_ellipse(q, wh) for q in clear)
 
 
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:

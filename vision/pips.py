@@ -55,6 +55,40 @@ class Pip:
         return r @ np.diag([self.major**2, self.minor**2]) @ r.T
 
 
+# largest ratio of squared axes between two pips of one face
+SHAPE_TOL = 1.7
+
+
+def cov_whitener(cov: np.ndarray) -> np.ndarray:
+    """Inverse square root of a 2x2 symmetric positive definite matrix (closed form): the map
+    taking an ellipse of shape matrix ``cov`` onto the unit circle."""
+    det = max(float(cov[0, 0] * cov[1, 1] - cov[0, 1] * cov[1, 0]), 1e-12)
+    sd = np.sqrt(det)
+    t = np.sqrt(max(float(cov[0, 0] + cov[1, 1]) + 2.0 * sd, 1e-12))
+    root = (cov + sd * np.eye(2)) / t  # sqrt(cov)
+    return np.array([[root[1, 1], -root[0, 1]], [-root[1, 0], root[0, 0]]]) / sd
+
+
+def eig2(m: np.ndarray) -> tuple[float, float]:
+    """Eigenvalues (small, large) of a 2x2 symmetric matrix."""
+    tr = float(m[0, 0] + m[1, 1])
+    det = float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])
+    disc = np.sqrt(max(tr * tr / 4.0 - det, 0.0))
+    return tr / 2.0 - disc, tr / 2.0 + disc
+
+
+def fits_ellipse(q: Pip, wh: np.ndarray, tol: float = SHAPE_TOL) -> bool:
+    """Is ``q`` the ellipse that the whitener ``wh`` maps onto the unit circle, give or take
+    ``tol`` (a ratio of squared axes)?"""
+    lo, hi = eig2(wh @ q.cov() @ wh.T)
+    return bool(lo > 1.0 / tol and hi < tol and hi / max(lo, 1e-6) < tol)
+
+
+def same_ellipse(p: Pip, q: Pip, tol: float = SHAPE_TOL) -> bool:
+    """Could p and q be circles of the same size on the same plane (same ellipse)?"""
+    return fits_ellipse(q, p.whitener(), tol)
+
+
 def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
     """Fill enclosed holes of a 0/1 mask (a pip with a specular highlight is a ring).
 
