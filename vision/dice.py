@@ -302,6 +302,8 @@ def _read_grey(
         max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
     else:
         max_r = max(3, int(round(_PIP_PER_DIE * die_px)))
+    # (in a photo of unknown scale, bars of pips smeared by motion: the network looks there)
+    bars: list[tuple[float, float, float]] | None = None if square_view else []
     pips = find_pips(
         grey,
         max_radius=max_r,
@@ -309,6 +311,7 @@ def _read_grey(
         min_contrast=config.min_pip_contrast,
         # at the die's known size a blob too big for a pip is no die of another size
         split_merged=square_view and die_px is not None,
+        bars=bars,
     )
     if square_view and die_px is not None:
         # a top face seen square on shows round pips of a size the die's fixes: side faces'
@@ -320,15 +323,15 @@ def _read_grey(
         ]
     if colours is not None:
         pips = [p for p in pips if not _coloured(colours, p)]
-    if not pips:
+    if not pips and not bars:
         return []
     big = _big_pips(grey, max_r, config) if die_px is None else []
-    pipmask = _pip_mask(grey, pips)
-    groups = _group_faces(grey, pipmask, pips, config)
     faces = []
-    for g in groups:
-        faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
-    faces = _merge_faces(grey, pips, faces, config)
+    if pips:
+        groups = _group_faces(grey, _pip_mask(grey, pips), pips, config)
+        for g in groups:
+            faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
+        faces = _merge_faces(grey, pips, faces, config)
     if colours is not None:
         faces = [_unless_tinted(f, pips, colours) for f in faces]
     if not square_view:
@@ -342,7 +345,13 @@ def _read_grey(
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
         faces = combine(
-            grey, pips, faces, DiceConfig.min_confidence, face_px=die_px, square_view=square_view
+            grey,
+            pips,
+            faces,
+            DiceConfig.min_confidence,
+            face_px=die_px,
+            square_view=square_view,
+            bars=bars or [],
         )
         if not network_alone:
             faces = [f for f in faces if f["idx"]]

@@ -73,6 +73,8 @@ MAX_STARTS = 32
 KNOWN_SIZE_MERGE = 0.45
 # a face's box side in pip radii, for a search started from a lone pip
 _SIDE_PER_PIP_RADIUS = 11.0
+# ... and in lengths of a bar of smeared pips
+_SIDE_PER_BAR = 1.25
 
 
 def _box_start(f: dict) -> tuple[float, float, float]:
@@ -81,7 +83,11 @@ def _box_start(f: dict) -> tuple[float, float, float]:
 
 
 def _starts(
-    pips: list[Pip], faces: list[dict], sure: list[dict], face_px: float | None = None
+    pips: list[Pip],
+    faces: list[dict],
+    sure: list[dict],
+    face_px: float | None = None,
+    bars: list[tuple[float, float, float]] = (),
 ) -> list[tuple]:
     """Where to start looking: every face the counter found, and every pip no sure face
     explains (a face of ``face_px`` around it when the die size is known); starts that nearly
@@ -90,6 +96,8 @@ def _starts(
     loose = sorted((p for i, p in enumerate(pips) if i not in taken), key=lambda p: -p.contrast)
     raw = [_box_start(f) for f in faces]
     raw += [(p.x, p.y, face_px or _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
+    # a bar of smeared pips is a six's or a three's row: about 0.8 of its face's side
+    raw += [(x, y, _SIDE_PER_BAR * length) for x, y, length in bars]
     # with the die size known, every pip of one face starts a search that arrives at it
     near = 0.3 if face_px is None else KNOWN_SIZE_MERGE
     out: list[tuple] = []
@@ -325,6 +333,7 @@ def combine(
     sure_at: float,
     face_px: float | None = None,
     square_view: bool = False,
+    bars: list[tuple[float, float, float]] = (),
 ) -> list[dict]:
     """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
     counter's, with any confidence; those at ``sure_at`` or above stand on their own. The
@@ -347,7 +356,7 @@ def combine(
         ]
         finds = find_faces(grey, starts)
     else:
-        starts = _starts(pips, faces, sure, face_px)
+        starts = _starts(pips, faces, sure, face_px, bars)
         finds = find_faces(grey, starts)
         # the network's opinion of each sure face from its own search (not a neighbour's
         # that drifted), unless, looking right where the counter found the face, it is
