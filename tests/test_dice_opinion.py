@@ -239,7 +239,7 @@ def test_pips_run_together_are_no_second_plane(network):
     the face is one plane and shows two pips per bar (the code before declined it)."""
     network[(244, 152)] = (244, 152, 47, _opinion(6, 0.999))
     face = (244, 152, 47)
-    assert not opinion._two_planes(face, SIX_43)
+    assert not opinion._two_planes(face, SIX_43, 6)
     assert not opinion._round_pips_missing(face, SIX_43, 6)
     assert _values(combine(SIX_43, [])) == [(6, True)]
 
@@ -251,6 +251,23 @@ def test_a_side_face_beside_a_one_is_still_a_second_plane(network):
     side = [Pip(x, 258, 20, 4.0, 1.6, 0.0, 90, 170) for x in (292, 308)]
     network[(300, 246)] = (300, 246, 40, _opinion(4, 0.999))
     face = (300, 246, 40)
-    assert opinion._two_planes(face, [one, *side])
+    assert opinion._two_planes(face, [one, *side], 4)
     assert opinion._round_pips_missing(face, [one, *side], 4)
     assert combine([one, *side], []) == []
+
+
+def test_board_dots_joined_by_a_line_are_no_smeared_six(network):
+    """A board's track (aggravation, twin photo 6700/0): five round dots and two joined by a
+    drawn line, which the network took for a six. The bar is as wide as a dot, but the
+    dots and two per bar make seven, not six: no pips run together, so two planes."""
+    dots = [
+        Pip(520.1, 450.6, 265, 16.70, 6.30, -1.13, 103, 198),
+        Pip(509.9, 471.4, 85, 5.29, 5.12, -0.22, 86, 190),
+        Pip(545.8, 470.5, 74, 5.21, 4.52, -1.20, 96, 197),
+        Pip(539.0, 485.0, 73, 5.14, 4.55, -1.07, 97, 197),
+        Pip(517.5, 492.7, 76, 5.19, 4.67, 0.52, 94, 194),
+        Pip(532.0, 499.4, 76, 5.01, 4.86, 1.46, 93, 194),
+    ]
+    network[(528, 479)] = (528, 479, 66, _opinion(6, 0.999))
+    assert opinion._two_planes((528, 479, 66), dots, 6)
+    assert combine(dots, []) == []

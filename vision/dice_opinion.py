@@ -7,12 +7,14 @@ they are combined so that neither can announce a wrong value on its own:
 - a face the pip counter is sure of stands, unless the network is sure it shows more pips
   (the counter lost some) or no top face at all (a side face): then neither is believed;
 - where the pip counter is unsure or found no face, the network may read the die, starting
-  from the pips and doubtful faces the counter did find, if it is very sure (in four turned
-  looks too), the face lies wholly in the photo, holds no more pips than its value, the
-  counter fitted no more pips there either, its middle agrees (a pip for odd values, bare
-  for even), its pips are seen alike (not round ones beside drawn-out ones: a top face
-  and a side face), the round pips it shows are all of its pips or all but one or two,
-  and it is not right beside another die's face (where it could be that die's side face).
+  from the pips and doubtful faces the counter did find (and from bars of pips smeared
+  together), if it is very sure (in four turned looks too), the face lies wholly in the
+  photo, holds no more pips than its value, the counter fitted no more pips there either,
+  its middle agrees (a pip for odd values, bare for even), its pips are seen alike (not
+  round ones beside drawn-out ones: a top face and a side face; pips run together into a
+  bar are of one plane), the round pips it shows are all of its pips or all but one or two
+  (unless all its value's pips are there, of one shape), and it is not right beside
+  another die's face (where it could be that die's side face).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ DRAWN_OUT_PIP = 2.0
 # pips run together on their plane (see _merged)
 MERGED_ACROSS = 0.75
 MERGED_ALONG = 2.0
+# ... and such bars on one face lie within this many degrees of one way
+BARS_ALIKE_DEG = 20.0
 # a counter's face at least this strong (layout and bare body fit) within this many face
 # sides of a network's face's middle must be held by the network's value
 STRONG_FACE = 0.5
@@ -158,17 +162,33 @@ def _round_pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int
     )
 
 
-def _two_planes(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+def _two_planes(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
     """Does the face hold round pips beside drawn-out ones? A face is flat: its pips are
     circles seen alike, all round or all drawn out the same way (motion blur smears all of
     them). Round pips beside drawn-out ones are a top face beside a side face: the network
     took in more than one face of a die (a small die, its top and sides, as one six), or
-    print that is no die (letters). Faint specks do not count."""
+    print that is no die (letters). Faint specks do not count. Bars that are pips of the
+    face run together (:func:`_run_together`) are of its plane."""
     clear = _clear_pips_on(face, pips)
     round_r = _round_radius(clear)
     if round_r is None:
         return False
-    return any(p.elongation >= DRAWN_OUT_PIP and not _merged(p, round_r) for p in clear)
+    drawn = [p for p in clear if p.elongation >= DRAWN_OUT_PIP]
+    return bool(drawn) and not _run_together(clear, round_r, value)
+
+
+def _run_together(clear: list[Pip], round_r: float, value: int) -> bool:
+    """Are the face's drawn-out pips each two of its pips run together (a six's column
+    smeared along), so that its round pips and two per bar make just its ``value``? The
+    bars must be as wide as the round pips (:func:`_merged`) and lie one way, as one
+    smear draws them (a board's dots joined by drawn lines do not add up or lie so)."""
+    drawn = [p for p in clear if p.elongation > ROUND_PIP]
+    if not drawn or not all(_merged(p, round_r) for p in drawn):
+        return False
+    if len(clear) - len(drawn) + 2 * len(drawn) != value:
+        return False
+    angles = [p.angle for p in drawn]
+    return all(abs(np.sin(a - angles[0])) < np.sin(np.deg2rad(BARS_ALIKE_DEG)) for a in angles)
 
 
 def _round_radius(clear: list[Pip]) -> float | None:
@@ -274,9 +294,10 @@ def _round_pips_missing(face: tuple[float, float, float], pips: list[Pip], value
     round_r = _round_radius(clear)
     if round_r is None:
         return False
-    # (a blob of pips run together is at least two of them)
-    seen = sum(1 if p.elongation <= ROUND_PIP else 2 * _merged(p, round_r) for p in clear)
-    return seen < value - 2 and not _all_pips_alike(clear, value)
+    seen = sum(1 for p in clear if p.elongation <= ROUND_PIP)
+    if seen >= value - 2:
+        return False
+    return not (_all_pips_alike(clear, value) or _run_together(clear, round_r, value))
 
 
 def _all_pips_alike(clear: list[Pip], value: int) -> bool:
@@ -405,7 +426,7 @@ def combine(
             continue
         if _counter_saw_more(g, faces):
             continue
-        if _two_planes(here, pips) or _pips_too_small(here, pips):
+        if _two_planes(here, pips, g.opinion.value) or _pips_too_small(here, pips):
             continue
         if not square_view and (
             _counter_disagrees(g, faces)
