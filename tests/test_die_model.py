@@ -169,3 +169,60 @@ def test_random_blurred_drawn_dice_are_never_misread():
         read += bool(values)
         read_alone += bool(read_dice(img, DiceConfig(face_network=False)))
     assert read > read_alone, (read, read_alone)
+
+
+def test_other_weights_are_read_and_named(tmp_path, monkeypatch):
+    """Weights chosen by use_weights or $BOARDREF_DIE_WEIGHTS are the ones the network runs
+    and the ones whose photos a benchmark leaves out; None goes back to the shipped ones."""
+    with np.load(die_model.WEIGHTS) as data:
+        wts = {k: data[k] for k in data.files if k != "trained_on"}
+    patch = np.random.default_rng(5).normal(size=(1, CROP, CROP)).astype(np.float32)
+    shipped = forward(patch)[0]
+    other = tmp_path / "half.npz"
+    np.savez(
+        other,
+        **{**wts, "fc2.bias": wts["fc2.bias"] + 5.0 * (np.arange(10) == 3)},
+        trained_on=np.array(["dice_2.jpg"]),
+    )
+    try:
+        die_model.use_weights(other)
+        assert die_model.trained_on() == frozenset({"dice_2.jpg"})
+        assert forward(patch)[0][0, 3] > shipped[0, 3]
+        die_model.use_weights(None)
+        monkeypatch.setenv(die_model.WEIGHTS_ENV, str(other))
+        assert die_model.trained_on() == frozenset({"dice_2.jpg"})
+        monkeypatch.delenv(die_model.WEIGHTS_ENV)
+        assert np.array_equal(forward(patch)[0], shipped)
+    finally:
+        die_model.use_weights(None)
+
+
+def test_a_six_whose_columns_smeared_into_bars_is_read():
+    """six_44.jpg's die at (524, 340): motion blur ran each column's pips into one bar, which
+    the pip finder takes for no pip; the bars still mark where the network should look (the
+    code before never looked there, and read four of the photo's five sixes)."""
+    from tests.test_dice import DATA
+
+    img = cv2.imread(str(DATA / "six_44.jpg"))
+    labels = load_yolo_labels(DATA / "six_44.txt", img.shape[1], img.shape[0])
+    got = sorted((r.value, r.x + r.w // 2, r.y + r.h // 2) for r in read_dice(img))
+    assert len(got) == len(labels) == 5
+    for value, x, y in got:
+        assert value == 6
+        assert any(abs(x - (d.x + d.w / 2)) < 12 and abs(y - (d.y + d.h / 2)) < 12 for d in labels)
+
+
+def test_bars_of_smeared_pips_are_found_and_a_cable_is_not():
+    """The pip finder reports a bar as wide as a pip and up to three long on bright body
+    (where the network should look), but not a dark line with dark surroundings."""
+    from vision.pips import find_pips
+
+    grey = np.full((200, 300), 200, np.uint8)
+    cv2.rectangle(grey, (40, 60), (44, 90), 40, -1)  # a six's column smeared by motion
+    cv2.rectangle(grey, (60, 60), (64, 90), 40, -1)
+    grey[150:200, :] = 60  # a dark cable along the bottom ...
+    cv2.rectangle(grey, (200, 165), (204, 195), 20, -1)  # ... and a darker stroke on it
+    bars: list[tuple[float, float, float]] = []
+    assert find_pips(grey, max_radius=12, min_contrast=20, bars=bars) == []
+    assert sorted(round(x) for x, _, _ in bars) == [42, 62]
+    assert all(abs(y - 75) < 1 and 25 < length < 40 for _, y, length in bars)

@@ -36,7 +36,7 @@ import numpy as np
 
 from vision.dice_opinion import combine
 from vision.die_model import model_available
-from vision.pips import Pip, find_pips
+from vision.pips import Pip, cov_whitener, find_pips, same_ellipse
 
 
 @dataclass(frozen=True)
@@ -130,8 +130,6 @@ _SIX_STRETCHED = np.stack(
 _FACE_HALF = 1.85
 # around a lone pip, the face must be at least this fraction of the pip's surround brightness
 _ONE_LEVEL = 0.88
-# largest ratio of squared axes between two pips of one face
-_SHAPE_TOL = 1.7
 # empty grid spots dimmed by less than this fraction of the pips' contrast: no pip is missing,
 # so faint (blurred) pips cost that face less confidence
 _DIP_CLEAN = 0.4
@@ -304,6 +302,8 @@ def _read_grey(
         max_r = max(3, int(round(config.max_pip_radius * min(h, w))))
     else:
         max_r = max(3, int(round(_PIP_PER_DIE * die_px)))
+    # (in a photo of unknown scale, bars of pips smeared by motion: the network looks there)
+    bars: list[tuple[float, float, float]] | None = None if square_view else []
     pips = find_pips(
         grey,
         max_radius=max_r,
@@ -311,6 +311,7 @@ def _read_grey(
         min_contrast=config.min_pip_contrast,
         # at the die's known size a blob too big for a pip is no die of another size
         split_merged=square_view and die_px is not None,
+        bars=bars,
     )
     if square_view and die_px is not None:
         # a top face seen square on shows round pips of a size the die's fixes: side faces'
@@ -322,15 +323,15 @@ def _read_grey(
         ]
     if colours is not None:
         pips = [p for p in pips if not _coloured(colours, p)]
-    if not pips:
+    if not pips and not bars:
         return []
     big = _big_pips(grey, max_r, config) if die_px is None else []
-    pipmask = _pip_mask(grey, pips)
-    groups = _group_faces(grey, pipmask, pips, config)
     faces = []
-    for g in groups:
-        faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
-    faces = _merge_faces(grey, pips, faces, config)
+    if pips:
+        groups = _group_faces(grey, _pip_mask(grey, pips), pips, config)
+        for g in groups:
+            faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
+        faces = _merge_faces(grey, pips, faces, config)
     if colours is not None:
         faces = [_unless_tinted(f, pips, colours) for f in faces]
     if not square_view:
@@ -344,7 +345,13 @@ def _read_grey(
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
         faces = combine(
-            grey, pips, faces, DiceConfig.min_confidence, face_px=die_px, square_view=square_view
+            grey,
+            pips,
+            faces,
+            DiceConfig.min_confidence,
+            face_px=die_px,
+            square_view=square_view,
+            bars=bars or [],
         )
         if not network_alone:
             faces = [f for f in faces if f["idx"]]
@@ -639,30 +646,6 @@ def _median(values: list[float]) -> float:
     return (float(ordered[half - 1]) + float(ordered[half])) / 2
 
 
-def _whitener(cov: np.ndarray) -> np.ndarray:
-    """Inverse square root of a 2x2 symmetric positive definite matrix (closed form)."""
-    det = max(float(cov[0, 0] * cov[1, 1] - cov[0, 1] * cov[1, 0]), 1e-12)
-    sd = np.sqrt(det)
-    t = np.sqrt(max(float(cov[0, 0] + cov[1, 1]) + 2.0 * sd, 1e-12))
-    root = (cov + sd * np.eye(2)) / t  # sqrt(cov)
-    return np.array([[root[1, 1], -root[0, 1]], [-root[1, 0], root[0, 0]]]) / sd
-
-
-def _eig2(m: np.ndarray) -> tuple[float, float]:
-    """Eigenvalues (small, large) of a 2x2 symmetric matrix."""
-    tr = float(m[0, 0] + m[1, 1])
-    det = float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])
-    disc = np.sqrt(max(tr * tr / 4.0 - det, 0.0))
-    return tr / 2.0 - disc, tr / 2.0 + disc
-
-
-def _shape_compatible(p: Pip, q: Pip, tol: float = _SHAPE_TOL) -> bool:
-    """Could p and q be circles of the same size on the same plane (same ellipse)?"""
-    wh = p.whitener()
-    lo, hi = _eig2(wh @ q.cov() @ wh.T)
-    return bool(lo > 1.0 / tol and hi < tol and hi / max(lo, 1e-6) < tol)
-
-
 @functools.cache
 def _unit_steps(n: int) -> np.ndarray:
     """``np.linspace(0, 1, n)``, made once per ``n`` (read only: it is shared)."""
@@ -760,10 +743,10 @@ def _group_faces(
         p, q = pips[i], pips[j]
         rr = np.sqrt(p.radius * q.radius)
         dist = dist_all[i, j]
-        if not _shape_compatible(p, q):
+        if not same_ellipse(p, q):
             continue
         # whitened distance in pip radii
-        wh = _whitener(0.5 * (p.cov() + q.cov()))
+        wh = cov_whitener(0.5 * (p.cov() + q.cov()))
         wd = np.linalg.norm(wh @ np.array([p.x - q.x, p.y - q.y]))
         if wd > dmax or dist > dmax * rr * 1.5:
             continue
@@ -1072,8 +1055,7 @@ def _parallel_column(
                 continue
             xy = centre + inv @ m
             if not any(
-                np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major
-                and not _shape_compatible(ps[0], q)
+                np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major and not same_ellipse(ps[0], q)
                 for q in pips
             ):
                 hits += 1
@@ -1134,7 +1116,7 @@ def _partner_pip(
             continue
         xy = np.array([p.x, p.y]) + inv @ mid
         there = [q for q in pips if np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major]
-        if any(not _shape_compatible(p, q) for q in there):
+        if any(not same_ellipse(p, q) for q in there):
             continue  # a pip of another shape there: a side face's, foreshortened
         if square_die_px is not None:
             if not _PARTNER_REACH[0] <= np.hypot(*(inv @ mid)) / square_die_px <= _PARTNER_REACH[1]:
@@ -1160,7 +1142,7 @@ def _same_face_partner(grey: np.ndarray, p: Pip, q: Pip, body: float, die_px: fl
     face all along?"""
     d = np.array([q.x - p.x, q.y - p.y])
     n = float(np.hypot(*d))
-    if not _PARTNER_REACH[0] <= n / die_px <= _PARTNER_REACH[1] or not _shape_compatible(p, q):
+    if not _PARTNER_REACH[0] <= n / die_px <= _PARTNER_REACH[1] or not same_ellipse(p, q):
         return False
     t = np.linspace(0.0, 1.0, 24)[:, None]
     way = t * d[None, :]
@@ -1293,7 +1275,7 @@ def _settled_before_the_turn(
     dist = np.hypot(loc[:, 0], loc[:, 1]) / (1.0 - 1e-9)
     if np.any(dist < 1.5):
         return True
-    return any(_shape_compatible(pips[idx[0]], others[j]) for j in np.flatnonzero(dist < 2.0))
+    return any(same_ellipse(pips[idx[0]], others[j]) for j in np.flatnonzero(dist < 2.0))
 
 
 def _unit(v: float) -> float:
@@ -1326,7 +1308,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         cov = np.eye(2) * float(np.mean([p.radius for p in ps])) ** 2
     else:
         cov = np.mean([p.cov() for p in ps], axis=0)
-    wh = _whitener(cov)  # image -> face frame, pip radius 1
+    wh = cov_whitener(cov)  # image -> face frame, pip radius 1
     xy = np.array([[p.x, p.y] for p in ps])
     centre = xy.mean(0)
     pts = (xy - centre) @ wh.T
@@ -1357,7 +1339,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         # this survives motion blur, which stretches every pip the same way and fools the
         # pip-shape whitening. In that frame a six's columns sit sqrt(2/3) out.
         raw = xy - centre
-        wc = _whitener(raw.T @ raw / k)
+        wc = cov_whitener(raw.T @ raw / k)
         pc = raw @ wc.T
         scale = np.sqrt((pts**2).sum(1).mean() / max((pc**2).sum(1).mean(), 1e-9))
         lay_c = _LAYOUTS[6] * np.array([np.sqrt(2.0 / 3.0), 1.0]) if k == 6 else lay
@@ -1384,7 +1366,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         if np.any(dist < 1.5):
             return None
         for j in np.flatnonzero(dist < 2.0):
-            if _shape_compatible(ps[0], others[j]):
+            if same_ellipse(ps[0], others[j]):
                 return None
         if k >= 2 and not square:
             # a same-plane pip within 2.35a is part of this face's die (a touching die's pips
@@ -1393,7 +1375,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
             # size rules out: there such a pip lies on a side face seen steeply)
             near = np.hypot(loc[:, 0], loc[:, 1]) < 2.35
             for j in np.flatnonzero(near & (dist >= 2.0)):
-                if _shape_compatible(ps[0], others[j]):
+                if same_ellipse(ps[0], others[j]):
                     return None
     # a face cut by the image border may hide pips: not readable (but it still shows where
     # a die is, so it may still outrank that die's side faces)
@@ -1582,7 +1564,7 @@ def _merge_faces(
                 d = float(np.linalg.norm(f["centre"] - g["centre"]))
                 if d > 0.5 * (f["size"] + g["size"]):
                     continue
-                if not all(_shape_compatible(pips[a], pips[b]) for a in f["idx"] for b in g["idx"]):
+                if not all(same_ellipse(pips[a], pips[b]) for a in f["idx"] for b in g["idx"]):
                     continue
                 u = _fit_face(grey, pips, sorted(f["idx"] + g["idx"]), config)
                 if u is None or u["confidence"] < config.min_confidence:
@@ -1622,7 +1604,7 @@ def _ones_within_twos(
             i = f["idx"][0]
             p = pips[i]
             for j, q in enumerate(pips):
-                if j == i or not _shape_compatible(p, q, _PARTNER_SHAPE_TOL):
+                if j == i or not same_ellipse(p, q, _PARTNER_SHAPE_TOL):
                     continue
                 reach = float(np.hypot(*(p.whitener() @ np.array([q.x - p.x, q.y - p.y]))))
                 if not _PARTNER_PIP_RADII[0] <= reach <= _PARTNER_PIP_RADII[1]:
@@ -1689,7 +1671,7 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
             on = [
                 q
                 for q in others
-                if _shape_compatible(own[j], q)
+                if same_ellipse(own[j], q)
                 and float(np.hypot(*(wh @ (np.array([q.x, q.y]) - beyond))))
                 < _CONTINUE_REACH * dist[i, j]
             ]
@@ -1701,7 +1683,7 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
                 running_on += 1
     if running_on >= 2:
         return {**face, "confidence": 0.0, "no_face": True}
-    alike = [q for q in others if _shape_compatible(own[0], q)]
+    alike = [q for q in others if same_ellipse(own[0], q)]
     if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
         return {**face, "confidence": 0.0, "no_face": True}
     return face
@@ -1722,8 +1704,8 @@ def _parallel_line_found(
     alike = [
         q
         for q in others
-        if _shape_compatible(pip, q, _PARTNER_SHAPE_TOL)
-        or (round_line and q.elongation <= ROUND_TOP_PIPS and _shape_compatible(pip, q))
+        if same_ellipse(pip, q, _PARTNER_SHAPE_TOL)
+        or (round_line and q.elongation <= ROUND_TOP_PIPS and same_ellipse(pip, q))
     ]
     if not alike:
         return False

@@ -7,12 +7,14 @@ they are combined so that neither can announce a wrong value on its own:
 - a face the pip counter is sure of stands, unless the network is sure it shows more pips
   (the counter lost some) or no top face at all (a side face): then neither is believed;
 - where the pip counter is unsure or found no face, the network may read the die, starting
-  from the pips and doubtful faces the counter did find, if it is very sure (in four turned
-  looks too), the face lies wholly in the photo, holds no more pips than its value, the
-  counter fitted no more pips there either, its middle agrees (a pip for odd values, bare
-  for even), its pips are seen alike (not round ones beside drawn-out ones: a top face
-  and a side face), the round pips it shows are all of its pips or all but one or two,
-  and it is not right beside another die's face (where it could be that die's side face).
+  from the pips and doubtful faces the counter did find (and from bars of pips smeared
+  together), if it is very sure (in four turned looks too), the face lies wholly in the
+  photo, holds no more pips than its value, the counter fitted no more pips there either,
+  its middle agrees (a pip for odd values, bare for even), its pips are seen alike (not
+  round ones beside drawn-out ones: a top face and a side face; pips run together into a
+  bar are of one plane), the round pips it shows are all of its pips or all but one or two
+  (unless all its value's pips are there, of one shape), and it is not right beside
+  another die's face (where it could be that die's side face).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.die_model import FaceFind, find_faces, steady_opinion
-from vision.pips import Pip
+from vision.pips import Pip, cov_whitener, fits_ellipse
 
 # the network's probability needed to read a die the pip counter could not
 READ_ALONE = 0.98
@@ -41,6 +43,12 @@ PIP_REACH = 0.6
 ROUND_PIP = 1.35
 # ... and one at least this elongated is drawn out (a side face seen steeply, a stroke)
 DRAWN_OUT_PIP = 2.0
+# a drawn-out blob at least this wide and this long, in the face's round pips' radii, is
+# pips run together on their plane (see _merged)
+MERGED_ACROSS = 0.75
+MERGED_ALONG = 2.0
+# ... and such bars on one face lie within this many degrees of one way
+BARS_ALIKE_DEG = 20.0
 # a counter's face at least this strong (layout and bare body fit) within this many face
 # sides of a network's face's middle must be held by the network's value
 STRONG_FACE = 0.5
@@ -69,6 +77,8 @@ MAX_STARTS = 32
 KNOWN_SIZE_MERGE = 0.45
 # a face's box side in pip radii, for a search started from a lone pip
 _SIDE_PER_PIP_RADIUS = 11.0
+# ... and in lengths of a bar of smeared pips
+_SIDE_PER_BAR = 1.25
 
 
 def _box_start(f: dict) -> tuple[float, float, float]:
@@ -77,7 +87,11 @@ def _box_start(f: dict) -> tuple[float, float, float]:
 
 
 def _starts(
-    pips: list[Pip], faces: list[dict], sure: list[dict], face_px: float | None = None
+    pips: list[Pip],
+    faces: list[dict],
+    sure: list[dict],
+    face_px: float | None = None,
+    bars: list[tuple[float, float, float]] = (),
 ) -> list[tuple]:
     """Where to start looking: every face the counter found, and every pip no sure face
     explains (a face of ``face_px`` around it when the die size is known); starts that nearly
@@ -86,6 +100,8 @@ def _starts(
     loose = sorted((p for i, p in enumerate(pips) if i not in taken), key=lambda p: -p.contrast)
     raw = [_box_start(f) for f in faces]
     raw += [(p.x, p.y, face_px or _SIDE_PER_PIP_RADIUS * p.radius) for p in loose]
+    # a bar of smeared pips is a six's or a three's row: about 0.8 of its face's side
+    raw += [(x, y, _SIDE_PER_BAR * length) for x, y, length in bars]
     # with the die size known, every pip of one face starts a search that arrives at it
     near = 0.3 if face_px is None else KNOWN_SIZE_MERGE
     out: list[tuple] = []
@@ -146,14 +162,48 @@ def _round_pips_inside(face: tuple[float, float, float], pips: list[Pip]) -> int
     )
 
 
-def _two_planes(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+def _two_planes(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
     """Does the face hold round pips beside drawn-out ones? A face is flat: its pips are
     circles seen alike, all round or all drawn out the same way (motion blur smears all of
     them). Round pips beside drawn-out ones are a top face beside a side face: the network
     took in more than one face of a die (a small die, its top and sides, as one six), or
-    print that is no die (letters). Faint specks do not count."""
-    shapes = [p.elongation for p in _clear_pips_on(face, pips)]
-    return len(shapes) >= 2 and min(shapes) <= ROUND_PIP and max(shapes) >= DRAWN_OUT_PIP
+    print that is no die (letters). Faint specks do not count. Bars that are pips of the
+    face run together (:func:`_run_together`) are of its plane."""
+    clear = _clear_pips_on(face, pips)
+    round_r = _round_radius(clear)
+    if round_r is None:
+        return False
+    drawn = [p for p in clear if p.elongation >= DRAWN_OUT_PIP]
+    return bool(drawn) and not _run_together(clear, round_r, value)
+
+
+def _run_together(clear: list[Pip], round_r: float, value: int) -> bool:
+    """Are the face's drawn-out pips each two of its pips run together (a six's column
+    smeared along), so that its round pips and two per bar make just its ``value``? The
+    bars must be as wide as the round pips (:func:`_merged`) and lie one way, as one
+    smear draws them (a board's dots joined by drawn lines do not add up or lie so)."""
+    drawn = [p for p in clear if p.elongation > ROUND_PIP]
+    if not drawn or not all(_merged(p, round_r) for p in drawn):
+        return False
+    if len(clear) - len(drawn) + 2 * len(drawn) != value:
+        return False
+    angles = [p.angle for p in drawn]
+    return all(abs(np.sin(a - angles[0])) < np.sin(np.deg2rad(BARS_ALIKE_DEG)) for a in angles)
+
+
+def _round_radius(clear: list[Pip]) -> float | None:
+    """The median radius of the round pips among ``clear`` (None if there is none)."""
+    radii = [p.radius for p in clear if p.elongation <= ROUND_PIP]
+    return float(np.median(radii)) if radii else None
+
+
+def _merged(p: Pip, round_r: float) -> bool:
+    """Is the drawn-out blob ``p`` pips of the round ones' plane run together (a six's
+    column smeared by motion), not a pip of another plane? Slant shrinks a circle across
+    (its short axis falls under the round pips' radius, its long one stays about that);
+    smearing or merging stretches it along (its short axis stays the round pips' radius,
+    its long one grows to two or more of them)."""
+    return p.minor >= MERGED_ACROSS * round_r and p.major >= MERGED_ALONG * round_r
 
 
 def _clear_pips_on(face: tuple[float, float, float], pips: list[Pip]) -> list[Pip]:
@@ -240,8 +290,25 @@ def _round_pips_missing(face: tuple[float, float, float], pips: list[Pip], value
     another face's pips or dark edges with them (a small die's side face beside its top
     face: a one with a side face's two read as a four). Faces whose pips are all blurred
     or drawn out are left to the other checks."""
-    seen = sum(1 for p in _clear_pips_on(face, pips) if p.elongation <= ROUND_PIP)
-    return 0 < seen < value - 2
+    clear = _clear_pips_on(face, pips)
+    round_r = _round_radius(clear)
+    if round_r is None:
+        return False
+    seen = sum(1 for p in clear if p.elongation <= ROUND_PIP)
+    if seen >= value - 2:
+        return False
+    return not (_all_pips_alike(clear, value) or _run_together(clear, round_r, value))
+
+
+def _all_pips_alike(clear: list[Pip], value: int) -> bool:
+    """Are there just ``value`` clear pips, each seen as the face's common ellipse (circles
+    on one plane)? Then the face shows all its pips: slanted or a little blurred, most of
+    them fall just short of round, but no other face's pips are counted with them (a side
+    face's are of another shape)."""
+    if len(clear) != value:
+        return False
+    wh = cov_whitener(np.mean([p.cov() for p in clear], axis=0))
+    return all(fits_ellipse(q, wh) for q in clear)
 
 
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
@@ -287,6 +354,7 @@ def combine(
     sure_at: float,
     face_px: float | None = None,
     square_view: bool = False,
+    bars: list[tuple[float, float, float]] = (),
 ) -> list[dict]:
     """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
     counter's, with any confidence; those at ``sure_at`` or above stand on their own. The
@@ -309,7 +377,7 @@ def combine(
         ]
         finds = find_faces(grey, starts)
     else:
-        starts = _starts(pips, faces, sure, face_px)
+        starts = _starts(pips, faces, sure, face_px, bars)
         finds = find_faces(grey, starts)
         # the network's opinion of each sure face from its own search (not a neighbour's
         # that drifted), unless, looking right where the counter found the face, it is
@@ -358,7 +426,7 @@ def combine(
             continue
         if _counter_saw_more(g, faces):
             continue
-        if _two_planes(here, pips) or _pips_too_small(here, pips):
+        if _two_planes(here, pips, g.opinion.value) or _pips_too_small(here, pips):
             continue
         if not square_view and (
             _counter_disagrees(g, faces)

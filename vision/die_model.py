@@ -13,6 +13,7 @@ them anew from labelled photos (it needs PyTorch, which the referee itself never
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -23,6 +24,26 @@ import numpy as np
 CROP = 32  # the network's input: a CROP x CROP grey patch
 CONTEXT = 1.5  # crop side, in face box sides (the face, a margin of die body and table)
 WEIGHTS = Path(__file__).with_name("data") / "die_model.npz"
+# other weights (say, trained on half the photos, to measure the reader on the other half)
+# may be named by this environment variable or by :func:`use_weights`
+WEIGHTS_ENV = "BOARDREF_DIE_WEIGHTS"
+_chosen: Path | None = None
+
+
+def weights_path() -> Path:
+    """The weights the reader uses: those chosen by :func:`use_weights`, else those named by
+    ``$BOARDREF_DIE_WEIGHTS``, else the shipped ones."""
+    if _chosen is not None:
+        return _chosen
+    named = os.environ.get(WEIGHTS_ENV)
+    return Path(named) if named else WEIGHTS
+
+
+def use_weights(path: str | Path | None) -> None:
+    """Read with the weights in ``path`` from now on (None: back to the default), so a
+    benchmark can measure weights that never saw the photos it reads."""
+    global _chosen
+    _chosen = None if path is None else Path(path)
 
 
 @dataclass(frozen=True)
@@ -81,10 +102,14 @@ def normalise(patch: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(patch / max(float(patch.std()), 4.0), dtype=np.float32)
 
 
-@cache
-def _weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
-    """The shipped weights, the convolution kernels already laid out as
+def _weights(path: Path | None = None) -> dict[str, np.ndarray]:
+    """The weights in use (:func:`weights_path`), the convolution kernels already laid out as
     :func:`_conv_relu_pool` multiplies by them."""
+    return _load_weights(path or weights_path())
+
+
+@cache
+def _load_weights(path: Path) -> dict[str, np.ndarray]:
     with np.load(path) as data:
         wts = {k: data[k].astype(np.float32) for k in data.files if k != "trained_on"}
     for i in (1, 2, 3):
@@ -92,18 +117,18 @@ def _weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
     return wts
 
 
-def trained_on(path: Path = WEIGHTS) -> frozenset[str]:
-    """The names of the labelled photos the shipped network learnt from (a benchmark on
+def trained_on(path: Path | None = None) -> frozenset[str]:
+    """The names of the labelled photos the network in use learnt from (a benchmark on
     those photos flatters it)."""
-    with np.load(path) as data:
+    with np.load(path or weights_path()) as data:
         return (
             frozenset(str(n) for n in data["trained_on"]) if "trained_on" in data else frozenset()
         )
 
 
-def model_available(path: Path = WEIGHTS) -> bool:
+def model_available(path: Path | None = None) -> bool:
     """Are the weights there (a source checkout or an installed package both ship them)?"""
-    return path.exists()
+    return (path or weights_path()).exists()
 
 
 def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -55,6 +55,40 @@ class Pip:
         return r @ np.diag([self.major**2, self.minor**2]) @ r.T
 
 
+# largest ratio of squared axes between two pips of one face
+SHAPE_TOL = 1.7
+
+
+def cov_whitener(cov: np.ndarray) -> np.ndarray:
+    """Inverse square root of a 2x2 symmetric positive definite matrix (closed form): the map
+    taking an ellipse of shape matrix ``cov`` onto the unit circle."""
+    det = max(float(cov[0, 0] * cov[1, 1] - cov[0, 1] * cov[1, 0]), 1e-12)
+    sd = np.sqrt(det)
+    t = np.sqrt(max(float(cov[0, 0] + cov[1, 1]) + 2.0 * sd, 1e-12))
+    root = (cov + sd * np.eye(2)) / t  # sqrt(cov)
+    return np.array([[root[1, 1], -root[0, 1]], [-root[1, 0], root[0, 0]]]) / sd
+
+
+def eig2(m: np.ndarray) -> tuple[float, float]:
+    """Eigenvalues (small, large) of a 2x2 symmetric matrix."""
+    tr = float(m[0, 0] + m[1, 1])
+    det = float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])
+    disc = np.sqrt(max(tr * tr / 4.0 - det, 0.0))
+    return tr / 2.0 - disc, tr / 2.0 + disc
+
+
+def fits_ellipse(q: Pip, wh: np.ndarray, tol: float = SHAPE_TOL) -> bool:
+    """Is ``q`` the ellipse that the whitener ``wh`` maps onto the unit circle, give or take
+    ``tol`` (a ratio of squared axes)?"""
+    lo, hi = eig2(wh @ q.cov() @ wh.T)
+    return bool(lo > 1.0 / tol and hi < tol and hi / max(lo, 1e-6) < tol)
+
+
+def same_ellipse(p: Pip, q: Pip, tol: float = SHAPE_TOL) -> bool:
+    """Could p and q be circles of the same size on the same plane (same ellipse)?"""
+    return fits_ellipse(q, p.whitener(), tol)
+
+
 def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
     """Fill enclosed holes of a 0/1 mask (a pip with a specular highlight is a ring).
 
@@ -85,12 +119,16 @@ def find_pips(
     rel_contrast: float = 0.3,
     min_body: float = 80.0,
     split_merged: bool = False,
+    bars: list[tuple[float, float, float]] | None = None,
 ) -> list[Pip]:
     """Dark round blobs with a bright, even surround in a grey image (uint8).
 
     ``max_radius`` bounds the pip size in pixels (the closing kernel is a bit larger).
     ``split_merged``: a blob too big for one pip is cut at a deeper darkness into the pips it
     may be (big pips set close, as on a tight six, blur together across the narrow gap).
+    ``bars``: if given, a dark bar of a pip's width and up to a row of three pips' length
+    with a bright surround (pips smeared together by motion: no pip, but a die may lie
+    there) is added to it as (centre x, centre y, length).
     """
     k = 2 * max_radius + 3
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -113,7 +151,49 @@ def find_pips(
             pips.append(pip)
         elif split_merged and _merged_pips(area, bw, bh, limits):
             pips.extend(_split_blob(grey, diff, sub, x, y, limits))
+        elif bars is not None:
+            bar = _blob_bar(grey, sub, x, y, limits)
+            if bar is not None:
+                bars.append(bar)
     return pips
+
+
+# a bar of smeared pips is at least this elongated (a pip is less: see _blob_pip) and at most
+# as long as this many of the largest pips side by side
+_BAR_ELONGATION = 4.5
+_BAR_PIPS = 3.0
+
+
+def _blob_bar(
+    grey: np.ndarray, sub: np.ndarray, x: int, y: int, limits: _PipLimits
+) -> tuple[float, float, float] | None:
+    """The bar of pips smeared together a blob is, as (centre x, centre y, length), or
+    None: a filled, drawn-out ellipse as wide as a pip and no longer than a row of three,
+    with a bright surround (a die's body, not a cable or a line of print on the table)."""
+    area = int(np.count_nonzero(sub))
+    bh, bw = sub.shape
+    if area < limits.min_area or max(bw, bh) > _BAR_PIPS * limits.max_side:
+        return None
+    m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
+    mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
+    disc = np.sqrt(max((mu20 + mu02) ** 2 / 4 - (mu20 * mu02 - mu11**2), 0.0))
+    major = 2 * np.sqrt((mu20 + mu02) / 2 + disc)
+    minor = 2 * np.sqrt(max((mu20 + mu02) / 2 - disc, 1e-6))
+    if major / minor <= _BAR_ELONGATION or minor > limits.max_radius:
+        return None
+    if area / (np.pi * major * minor) < 0.6:
+        return None
+    cx, cy = x + m["m10"] / area, y + m["m01"] / area
+    h, w = grey.shape
+    r = 1.2 * major + 1.5
+    px = np.minimum(np.maximum(np.round(cx + r * _RING_COS).astype(int), 0), w - 1)
+    py = np.minimum(np.maximum(np.round(cy + r * _RING_SIN).astype(int), 0), h - 1)
+    ring = grey[py, px].astype(np.float32)
+    inner = float(grey[y : y + bh, x : x + bw][sub].mean())
+    body = _median12(ring)
+    if body < limits.min_body or np.count_nonzero(ring > inner + 0.5 * (body - inner)) < 8:
+        return None
+    return float(cx), float(cy), float(2 * major)
 
 
 @dataclass(frozen=True)
