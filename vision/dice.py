@@ -1629,6 +1629,7 @@ _CONTINUE_REACH = 0.3
 # face's pips' mean (measured: a board's grey spaces 0.94-0.96 of a four of them; a side
 # face's merged pips, shaded, 0.75)
 _SAME_INK = 0.85
+SQUARE_CORNER_REACH = 0.15  # of the pips' spacing
 
 
 def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
@@ -1686,7 +1687,30 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     alike = [q for q in others if same_ellipse(own[0], q)]
     if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
         return {**face, "confidence": 0.0, "no_face": True}
+    if len(idx) == 2 and _square_corner_found(xy, wh, own, others):
+        return {**face, "confidence": 0.0, "no_face": True}
     return face
+
+
+def _square_corner_found(xy: np.ndarray, wh: np.ndarray, own: list[Pip], others: list[Pip]) -> bool:
+    """Does a pip like a two's lie one spacing from one of its pips, square to the line
+    between them, where a face's grid would put it? A two's pips lie on its diagonal, with no
+    pip square to it at that spacing on its own face: there they are a side of a four, five
+    or six whose other pips the finder partly missed (one lost in a die's shaded edge), and a
+    two read there is wrong. The corner must be close (SQUARE_CORNER_REACH of the spacing):
+    a face's pips lie on an exact grid, a touching die's anywhere."""
+    a, b = xy
+    side = wh @ (b - a)
+    turn = np.linalg.solve(wh, np.array([-side[1], side[0]]))  # square to it, in the face
+    reach = SQUARE_CORNER_REACH * float(np.hypot(*side))
+    for start, p in ((a, own[0]), (b, own[1])):
+        for corner in (start + turn, start - turn):
+            for q in others:
+                if float(np.hypot(*(wh @ (np.array([q.x, q.y]) - corner)))) < reach and (
+                    same_ellipse(p, q)
+                ):
+                    return True
+    return False
 
 
 def _parallel_line_found(
