@@ -101,12 +101,13 @@ def unexplained_row_colour(
     pixels, unblurred, within SLIVER_REACH_MM) that neither its print (`bare_print`, up to
     `print_room` more colourful), the strongest other colour standing there, the paper nor
     any blend of two of them explains; 0 elsewhere."""
-    n = len(owner_k)
-    out = np.zeros(n)
-    rows = np.array([i for i in stands.tolist() if owner_k[i] >= 0], np.int64)
-    rows = rows[~np.isnan(bare_print[rows, 0])] if len(rows) else rows
-    seen = samples.reach_chroma(rows) if len(rows) and samples.board is not None else None
-    if seen is None or not samples.board.shared_spaces:
+    out = np.zeros(len(owner_k))
+    if samples.board is None or not samples.board.shared_spaces:
+        return out  # (no battles on this board: nothing to ask)
+    rows = stands[owner_k[stands] >= 0]
+    rows = rows[~np.isnan(bare_print[rows, 0])]
+    seen = samples.reach_chroma(rows) if len(rows) else None
+    if seen is None:
         return out
     k = owner_k[rows]
     # the strongest colour standing there that is not the row's own: the stand read

@@ -280,14 +280,7 @@ def _flattened_whole_frame(config: VisionConfig, gray: np.ndarray, found: list[M
     sides = [np.linalg.norm(np.diff(m.corners, axis=0, append=m.corners[:1]), axis=1).mean()
              for m in found]  # fmt: skip
     cell = float(np.median(sides)) / MARKER_CELLS if sides else GLARE_CELL_PX
-    full = replace(config, detect_scale=1.0)
-    pts, ids = _detect_raw(full, _flattened(gray, cell))
-    if not ids:
-        return []
-    pts = [np.concatenate(pts)]
-    if config.refine_corners:
-        _refine(full, gray, pts[0])
-    return _markers(pts, ids)
+    return _whole_frame(replace(config, detect_scale=1.0), gray, _flattened(gray, cell))
 
 
 def markers_in_frame(config: VisionConfig, image: np.ndarray, boards) -> list[Marker]:

@@ -336,10 +336,7 @@ class SpaceLooks:
         if self.view is None or self.board is None:
             return None
         plan = reader_plan(self.board)
-        flat = self.view.image.reshape(-1, 3)
-        at = plan.reach_at[np.asarray(spaces, np.int64)]
-        cx, cy, _ = _chroma_planes_of(flat.take(at, axis=0))
-        return cx, cy
+        return _reach_chroma(self.view, plan, np.asarray(spaces, np.int64))
 
     @cached_property
     def unevenness(self) -> np.ndarray:
@@ -495,6 +492,16 @@ def _cells_in_view(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     return (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
 
 
+def _reach_chroma(
+    view: TopView, plan: ReaderPlan, spaces: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(S, R) chroma x and y of the pixels within SLIVER_REACH_MM of each space's centre."""
+    # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
+    px = view.image.reshape(-1, 3).take(plan.reach_at[spaces], axis=0)
+    cx, cy, _ = _chroma_planes_of(px)
+    return cx, cy
+
+
 def _sliver(
     view: TopView,
     plan: ReaderPlan,
@@ -503,10 +510,7 @@ def _sliver(
 ) -> np.ndarray:
     """(S, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
     SLIVER_REACH_MM of each of `spaces`' centres (and as far from the print's look)."""
-    flat = view.image.reshape(-1, 3)
-    px = flat.take(plan.reach_at[spaces], axis=0)
-    cx, cy, _ = _chroma_planes_of(px)
-    # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
+    cx, cy = _reach_chroma(view, plan, spaces)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
     if print_look is not None:
         strong &= (cx - print_look[0]) ** 2 + (cy - print_look[1]) ** 2 >= SLIVER_CHROMA**2
@@ -517,7 +521,7 @@ def _sliver(
         strong[check] = hue_gap(hue_deg(cx[check], cy[check]), print_hue[check]) > PRINT_HUE_REACH
     at = np.flatnonzero(strong)
     bins = hue_bins(cx.take(at), cy.take(at))
-    who = at // px.shape[1]
+    who = at // cx.shape[1]
     n = len(spaces)
     counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
     return (counts / view.ppm**2).astype(np.float32)
