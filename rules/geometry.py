@@ -61,6 +61,9 @@ class Board:
     # Two tokens of different colours may stand side by side on one space (a battle waiting
     # for its reveal); the reader then reports "red+blue" instead of calling it unclear.
     shared_spaces: bool = False
+    # How far off its space's centre a token may come to rest (mm). None: up to a quarter of
+    # the spacing, as a hand puts a pawn, checker or stand down; a marble rolls into its hole.
+    token_settle: float | None = None
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 

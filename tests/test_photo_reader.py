@@ -880,3 +880,19 @@ def test_a_lone_stand_on_the_other_sides_row_is_read():
     frame, truth = _twin_frame(game.name, 6300, 2, "lens")
     spaces = observe(frame, [game.board]).spaces
     assert truth["placement"]["g8"] == "red" and spaces["g8"][0] == "red"
+
+
+def test_bare_holes_beside_a_hand_are_read_where_no_marble_could_roll_under_it():
+    """Two bare track holes beside a hand were unclear: a pawn put down a quarter spacing
+    off centre could have lain under the hand's edge with the hole in view. A marble rolls
+    to rest in its hole (Aggravation's board says how far tokens settle), so with the hole
+    seen bare, none lies there (twin dev seed 6300, photo 0, issue conditions)."""
+    game = rules.get("aggravation")
+    assert game.board.token_settle is not None
+    frame, truth = _twin_frame(game.name, 6300, 0, "issue14")
+    seen = observe(frame, [game.board])
+    holes = ["t24", "t25"]
+    assert seen.hand and not set(holes) & set(truth["hidden_by_hand"])
+    assert [truth["placement"].get(s) for s in holes] == [None, None]
+    assert [seen.spaces[s][0] for s in holes] == [None, None]
+    assert _misread(seen.spaces, truth) == []

@@ -100,11 +100,12 @@ def _disc(radius_px: int) -> np.ndarray:
 def _could_hide(
     places: np.ndarray, board: Board, config: VisionConfig, k: int, spacing: np.ndarray
 ) -> bool:
-    """Could a token put down on space k (up to PLACED_OFF of a spacing off its centre) lie
-    mostly under the hand, its bare hole in view beside it?"""
+    """Could a token put down on space k (up to PLACED_OFF of a spacing off its centre, or
+    as far as the board's tokens settle) lie mostly under the hand, its bare hole in view?"""
     s = board_scale(board, config)
     sp = board.spaces[k]
-    reach = max(1.0, PLACED_OFF * float(spacing[k]) * s)
+    off = board.token_settle if board.token_settle is not None else PLACED_OFF * spacing[k]
+    reach = max(1.0, float(off) * s)
     return bool(disc_pixels(places, sp.x * s - 0.5, sp.y * s - 0.5, reach).any())
 
 

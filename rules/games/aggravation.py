@@ -311,6 +311,7 @@ SEAT_ARMS = {
 }
 BASE = -1  # a marble in its BASE row (marbles there are interchangeable)
 MARBLES = 4
+MARBLE_SETTLE = 1.5  # mm: a marble rolls to rest in its hole, not where the hand let it go
 
 
 # --- board ---------------------------------------------------------------------------------
@@ -397,6 +398,7 @@ def build_board(arms: int, lane: int) -> Board:
         regions=(tray,),
         hole_radius=round(pitch * 0.3, 2),
         token_radius=round(pitch * 0.38, 2),
+        token_settle=MARBLE_SETTLE,
         seat_colours=ARM_COLOURS[:arms],
         marker_ids=(0, 1, 2, 3) if arms == 4 else (4, 5, 6, 7),
     )
