@@ -896,3 +896,16 @@ def test_bare_holes_beside_a_hand_are_read_where_no_marble_could_roll_under_it()
     assert [truth["placement"].get(s) for s in holes] == [None, None]
     assert [seen.spaces[s][0] for s in holes] == [None, None]
     assert _misread(seen.spaces, truth) == []
+
+
+def test_a_grid_is_read_when_a_hand_covers_most_of_the_bare_paper():
+    """An arm lay over most of Playground Battles' bare paper (the empty boxes below the
+    grid): the paper's usual colour was taken from the skin, every grey square looked blue
+    and the grid was unclear (twin dev seed 6700, photo 3, a hand alone)."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 6700, 3, ["hand"])
+    seen = observe(frame, [game.board])
+    squares = ["a3", "b3", "d4", "e4", "f4", "a5"]
+    assert seen.hand and not set(squares) & set(truth["hidden_by_hand"])
+    assert [seen.spaces[s][0] for s in squares] == [truth["placement"].get(s) for s in squares]
+    assert _misread(seen.spaces, truth) == []

@@ -82,3 +82,18 @@ def test_the_whole_board_in_view_gives_the_drawn_mask_of_all_ones():
     quad = cv2.perspectiveTransform(outline, topview._board_to_top(ppm) @ homography)[0]
     assert topview._covers(quad, size)
     assert valid.dtype == bool and np.array_equal(valid, _drawn_valid(quad, size))
+
+
+@pytest.mark.parametrize("cast", [(1.0, 1.0, 1.0), (0.87, 1.0, 1.13), (1.13, 1.0, 0.87)])
+def test_a_hand_over_most_of_the_bare_paper_is_not_taken_for_the_paper(cast):
+    """A hand lay over most of a board's bare paper, and the paper's usual colour (the
+    median) was the skin's: the whole board was divided by an orange field, and grey holes
+    read blue. The paper is whitish under any cast a camera leaves; skin is not."""
+    paper = np.array(cast, np.float32) * 230.0
+    skin = np.array([134.0, 183.0, 248.0], np.float32)  # BGR, as one photo showed a hand
+    top = np.empty((160, 160, 3), np.float32)
+    top[:] = paper
+    top[:, 48:] = skin  # seven tenths of the paper under the hand
+    mask = np.ones((160, 160), bool)
+    field = topview.paper_field(top, mask, ppm=1.0)
+    assert field[80, 10] == pytest.approx(paper, rel=0.05)

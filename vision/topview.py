@@ -27,6 +27,8 @@ LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white r
 SPACE_CLEAR_MM = 2.5  # beyond the farthest reach of a token, its collar and its shadow
 PAPER_SIGMA_MM = 18.0  # how fast the paper's colour may change across the board
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
+PAPER_CAST_MAX = 0.25  # paper under a white-balance cast (+-15%) strays less than this from grey
+PAPER_WHITISH_SHARE = 0.1  # ... and while a tenth of the bare paper does, the rest is no paper
 HUE_OUTLIER = 0.12  # paper whose colour (brightness divided out) strays this far from the
 # board's usual paper is not paper: skin, a sleeve, a token put down off its space
 
@@ -247,7 +249,11 @@ def _paper_coloured(img: np.ndarray, m: np.ndarray) -> np.ndarray:
     if len(paper) < 4:
         return np.ones_like(m)
     colour = paper / np.maximum(mean3(paper)[:, None], 1.0)
-    usual = median(colour, axis=0)
+    # the paper is whitish: a cast tints it only so far, skin more. Where a hand covers most
+    # of the bare paper, its colour is the median's; the paper is the whitish cells' colour
+    whitish = max3(np.abs(colour - 1.0)) < PAPER_CAST_MAX
+    some = whitish.sum() >= max(4, PAPER_WHITISH_SHARE * len(colour))
+    usual = median(colour[whitish] if some else colour, axis=0)
     out = np.zeros_like(m)
     out[where] = max3(np.abs(colour - usual)) < HUE_OUTLIER
     return out
