@@ -909,3 +909,23 @@ def test_a_grid_is_read_when_a_hand_covers_most_of_the_bare_paper():
     assert seen.hand and not set(squares) & set(truth["hidden_by_hand"])
     assert [seen.spaces[s][0] for s in squares] == [truth["placement"].get(s) for s in squares]
     assert _misread(seen.spaces, truth) == []
+
+
+@pytest.mark.parametrize(
+    ("game_name", "seed", "index", "space", "colour"),
+    [("playground-battles", 7500, 1, "f8", "blue"), ("the-right-moves", 7504, 2, "d24", "red")],
+)
+def test_a_dull_token_on_its_seats_hole_is_read_where_far_lighter_than_the_seats_bare_holes(
+    game_name, seed, index, space, colour
+):
+    """A dull stand or checker of a seat's colour on that seat's hole is no more colourful
+    than the hole's tint, and was unclear. The seat's bare holes in the same photo show how
+    its print looks there: far lighter than all of them, in their hue and no greyer, with no
+    other colour and no glare, the hole holds a token of the seat's colour (twin dev seeds
+    7500 and 7504, issue conditions)."""
+    game = rules.get(game_name)
+    frame, truth = _twin_frame(game.name, seed, index, "issue14")
+    assert truth["placement"][space] == colour and not truth["hand"]
+    spaces = observe(frame, [game.board]).spaces
+    assert spaces[space][0] == colour
+    assert _misread(spaces, truth) == []

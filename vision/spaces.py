@@ -29,6 +29,7 @@ from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
 from vision.hidden_stand import hidden_stand, slivers, unexplained_row_colour
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
+from vision.seat_peers import read_by_peers
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, hue_deg, hue_gap, look_at_spaces
 from vision.topview import top_view
@@ -724,6 +725,7 @@ def classify_spaces(
         if reading[1] < config.min_confidence:
             reading = (UNKNOWN, reading[1])
         result[sid] = reading
+    read_by_peers(samples, ev, board, result, config.min_confidence)
     return result
 
 
