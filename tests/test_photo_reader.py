@@ -929,3 +929,26 @@ def test_a_dull_token_on_its_seats_hole_is_read_where_far_lighter_than_the_seats
     spaces = observe(frame, [game.board]).spaces
     assert spaces[space][0] == colour
     assert _misread(spaces, truth) == []
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "conditions", "holes"),
+    [
+        (6300, 1, "shadow", ["d3", "d7", "d14", "d20"]),
+        (6600, 0, "issue14_glare", ["c1", "d1", "d3", "d27", "d31"]),
+    ],
+)
+def test_bare_seat_holes_are_read_where_they_look_as_the_seats_other_bare_holes(
+    seed, index, conditions, holes
+):
+    """Under a player's shadow, or glare, the plain holes nearest a seat's bare hole can
+    predict its print too dark or too washed, and the hole was unclear. The seat's other
+    bare holes in the same photo show its print: where they look alike and it looks as they
+    do (light, colour, hue, evenness, collar), it is bare (twin dev seed 6300 photo 1 with a
+    player's shadow; seed 6600 photo 0, issue conditions and glare)."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, seed, index, conditions)
+    assert not truth["hand"] and not set(holes) & set(truth["placement"])
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in holes] == [None] * len(holes)
+    assert _misread(spaces, truth) == []

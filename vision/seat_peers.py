@@ -1,16 +1,21 @@
 """A seat's bare holes, read in the same photo, say how its bare print looks there.
 
-A dull token of a seat's own colour on that seat's hole can be no more colourful than the
-hole's tint: its colour alone cannot tell it from the bare print, and the reader leaves it
-unclear. But the print of one seat's holes is one ink on one paper: in one photo its bare holes
-are lit alike (the paper round each says how much light falls there). A hole of that seat far
-lighter than every one of its bare holes, in the seat's own hue and no greyer, with no colour
-of any other token and no glare, holds something: and the only thing of that hue that is no
-more colourful than the print is a token of the seat's colour.
+The reader judges a seat's hole against its print as the plain holes nearest it predict it;
+under a player's shadow or a patchy light that prediction can be off, and a dull token of the
+seat's own colour can be no more colourful than the tint. But the print of one seat's holes is
+one ink on one paper: in one photo its bare holes look alike once the paper's light round each
+is divided out. So, where a seat has bare holes read with confidence:
+
+- an unclear hole of that seat that looks as they do (as light, as colourful, in their hue, as
+  evenly lit, its collar as bright) within their own small spread is bare too;
+- one far lighter than every one of them, in their hue and no greyer, with no colour of any
+  other token and no glare, holds something: and the only thing of that hue that is no more
+  colourful than the print is a token of the seat's colour.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,17 +30,40 @@ if TYPE_CHECKING:
     from vision.spaces import Evidence
 
 PEERS_MIN = 3  # bare holes of the seat, read with confidence, that say how its print looks
-# lighter than the lightest of them (log ratio, the paper's light round each divided out) by
-# this, and by PEER_SPREAD_ROOM times as much again as they differ among themselves: bare holes
-# on dev photos came within 0.24 of the lightest of their seat's bare holes (glare, curl,
-# shadows), and never within 0.13 of this bar; dull tokens of the seat's colour 0.29 (median)
+OTHER_COLOUR = 0.2  # no token of another colour, nor colour nobody owns, above this
+GLARE_NONE = 0.05  # share of the hole's middle washed white: glare changes a bare print too
+SHADE_FLOOR = 0.3  # (the paper's light round a hole, as the reader measures it, not below)
+# A token of the seat's colour: lighter than the lightest bare peer (log ratio) by this, and by
+# PEER_SPREAD_ROOM times as much again as they differ among themselves. On dev photos bare holes
+# came within 0.24 of their lightest peer and never within 0.13 of this bar; dull tokens of the
+# seat's colour 0.29 (median)
 PEER_LIGHTER = 0.2
 PEER_SPREAD_ROOM = 1.5
 PEER_HUE = 20.0  # degrees: its middle's hue this close to the bare holes' (a token of the seat's
 PEER_GREYER = 0.05  # colour), and its chroma at most this much under theirs
-OTHER_COLOUR = 0.2  # no token of another colour, nor colour nobody owns, above this
-GLARE_NONE = 0.05  # share of the hole's middle washed white: glare lightens a bare print too
-SHADE_FLOOR = 0.3  # (the paper's light round a hole, as the reader measures it, not below)
+# Bare like them: only where they look alike (their light within ALIKE_LIGHT, log ratio, their
+# chroma within ALIKE_CHROMA), and within a margin of their range in light, chroma, hue,
+# evenness and collar. On dev photos no token came within these margins of a tight group of
+# its seat's bare holes; the first did at 0.12 (light and chroma), 10 degrees, 0.05 evenness
+ALIKE_LIGHT = 0.15
+ALIKE_CHROMA = 0.1
+BARE_LIGHT = 0.08
+BARE_CHROMA = 0.08
+BARE_HUE = 5.0
+BARE_UNEVEN = 0.03
+BARE_COLLAR = 0.05
+
+
+@dataclass(frozen=True)
+class _Peers:
+    """How a seat's bare holes look in one photo: ranges over them."""
+
+    light: tuple[float, float]  # (log of the paper-relative light)
+    chroma: tuple[float, float]
+    hue: float  # their median hue (degrees) ...
+    hue_spread: float  # ... and how far the farthest lies from it
+    uneven: float  # the most uneven of them
+    collar: float  # the darkest collar among them (nan: not measured)
 
 
 def read_by_peers(
@@ -45,41 +73,69 @@ def read_by_peers(
     result: dict[str, tuple[str | None, float]],
     min_confidence: float,
 ) -> None:
-    """Read, in `result`, the unclear seat holes that hold a dull token of their seat's
-    colour as their bare peers in the same photo show it."""
+    """Read, in `result`, the unclear seat holes that their seat's bare holes in the same
+    photo show bare, or holding a dull token of the seat's colour."""
     unclear = [i for i, sid in enumerate(samples.ids) if result[sid][0] == UNKNOWN]
     if not unclear or not len(ev.colours):
         return
     shade = np.where(np.isnan(samples.shade), 1.0, samples.shade)
-    light = ev.light / np.maximum(shade, SHADE_FLOOR)
+    light = np.log(np.maximum(ev.light / np.maximum(shade, SHADE_FLOOR), 1e-3))
     hue = np.degrees(np.arctan2(samples.centre[:, 1], samples.centre[:, 0])) % 360.0
-    others = _other_colours(ev)
+    foreign = _other_colours(ev) >= OTHER_COLOUR
+    foreign |= ev.washed >= GLARE_NONE
     for seat in _seat_holes(board):
         bare = [i for i in seat if _surely_empty(result, samples.ids[i], min_confidence)]
         if len(bare) < PEERS_MIN:
             continue
-        lightest = float(light[bare].max())
-        spread = float(np.log(lightest / max(float(light[bare].min()), 1e-3)))
-        bar = PEER_LIGHTER + PEER_SPREAD_ROOM * spread
-        peer_hue = float(np.median(hue[bare]))
-        peer_chroma = float(np.median(ev.centre_chroma[bare]))
+        peers = _peers_of(np.asarray(bare), samples, ev, light, hue)
         for i in np.intersect1d(seat, unclear):
-            k = int(ev.owner_k[i])
-            if k < 0 or not samples.valid[i]:
+            if ev.owner_k[i] < 0 or not samples.valid[i] or foreign[i]:
                 continue
-            lighter = float(np.log(max(float(light[i]), 1e-3) / lightest))
-            if (
-                lighter <= bar
-                or hue_gap(float(hue[i]), peer_hue) > PEER_HUE
-                or ev.centre_chroma[i] < peer_chroma - PEER_GREYER
-                or others[i] >= OTHER_COLOUR
-                or ev.washed[i] >= GLARE_NONE
-            ):
-                continue
-            colour = ev.colours[k]
-            doubt = hidden_stand(ev, int(i), colour) if board.shared_spaces else 0.0
-            if 1.0 - doubt >= min_confidence:
-                result[samples.ids[i]] = (colour, 1.0 - doubt)
+            if _bare_like(peers, i, samples, ev, light, hue):
+                result[samples.ids[i]] = (None, 1.0)
+            elif _lighter_token(peers, i, ev, light, hue):
+                colour = ev.colours[int(ev.owner_k[i])]
+                doubt = hidden_stand(ev, int(i), colour) if board.shared_spaces else 0.0
+                if 1.0 - doubt >= min_confidence:
+                    result[samples.ids[i]] = (colour, 1.0 - doubt)
+
+
+def _peers_of(bare, samples: SpaceLooks, ev: Evidence, light, hue) -> _Peers:
+    middle = float(np.median(hue[bare]))
+    collar = samples.collar[bare] if samples.collar is not None else np.full(len(bare), np.nan)
+    return _Peers(
+        light=(float(light[bare].min()), float(light[bare].max())),
+        chroma=(float(ev.centre_chroma[bare].min()), float(ev.centre_chroma[bare].max())),
+        hue=middle,
+        hue_spread=float(max(hue_gap(float(h), middle) for h in hue[bare])),
+        uneven=float(samples.unevenness[bare].max()),
+        collar=float(np.min(collar)) if not np.isnan(collar).all() else float("nan"),
+    )
+
+
+def _bare_like(peers: _Peers, i: int, samples: SpaceLooks, ev: Evidence, light, hue) -> bool:
+    """Does hole i look as its seat's bare holes do, where they look alike?"""
+    (lo, hi), (c_lo, c_hi) = peers.light, peers.chroma
+    if hi - lo > ALIKE_LIGHT or c_hi - c_lo > ALIKE_CHROMA:
+        return False
+    collar = samples.collar[i] if samples.collar is not None else np.nan
+    return bool(
+        lo - BARE_LIGHT <= light[i] <= hi + BARE_LIGHT
+        and c_lo - BARE_CHROMA <= ev.centre_chroma[i] <= c_hi + BARE_CHROMA
+        and hue_gap(float(hue[i]), peers.hue) <= peers.hue_spread + BARE_HUE
+        and samples.unevenness[i] <= peers.uneven + BARE_UNEVEN
+        and (np.isnan(peers.collar) or not collar < peers.collar - BARE_COLLAR)
+    )
+
+
+def _lighter_token(peers: _Peers, i: int, ev: Evidence, light, hue) -> bool:
+    """Is hole i far lighter than all its seat's bare holes, in their hue and no greyer?"""
+    lo, hi = peers.light
+    return bool(
+        light[i] - hi > PEER_LIGHTER + PEER_SPREAD_ROOM * (hi - lo)
+        and hue_gap(float(hue[i]), peers.hue) <= PEER_HUE
+        and ev.centre_chroma[i] >= float(np.mean(peers.chroma)) - PEER_GREYER
+    )
 
 
 def _surely_empty(result: dict, sid: str, min_confidence: float) -> bool:
