@@ -952,3 +952,16 @@ def test_bare_seat_holes_are_read_where_they_look_as_the_seats_other_bare_holes(
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in holes] == [None] * len(holes)
     assert _misread(spaces, truth) == []
+
+
+def test_a_bare_seat_hole_is_read_where_it_looks_as_the_seats_bare_holes_nearest_it():
+    """Glare lay over part of The Right Moves' seat holes: as a whole the seat's bare holes
+    differed too much to say how its print looks, but the few nearest a hole are lit as it
+    is (twin dev seed 6500, photo 0, issue conditions and glare)."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 6500, 0, "issue14_glare")
+    holes = ["d14", "d15", "d17"]
+    assert not set(holes) & set(truth["placement"])
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in holes] == [None] * len(holes)
+    assert _misread(spaces, truth) == []

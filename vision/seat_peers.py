@@ -16,6 +16,7 @@ is divided out. So, where a seat has bare holes read with confidence:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +26,7 @@ from rules.palette import UNKNOWN
 from vision.hidden_stand import hidden_stand
 from vision.printlook import _seat_holes
 from vision.tokens import SpaceLooks, hue_gap
+from vision.topview import nearest_spacing
 
 if TYPE_CHECKING:
     from vision.spaces import Evidence
@@ -52,6 +54,8 @@ BARE_CHROMA = 0.08
 BARE_HUE = 5.0
 BARE_UNEVEN = 0.03
 BARE_COLLAR = 0.05
+NEAR_PEERS = 4  # where they do not, its nearest bare holes of the seat may (no token came
+NEAR_REACH = 3.0  # within the same margins of these on dev photos either)
 
 
 @dataclass(frozen=True)
@@ -84,20 +88,39 @@ def read_by_peers(
     foreign = _other_colours(ev) >= OTHER_COLOUR
     foreign |= ev.washed >= GLARE_NONE
     for seat in _seat_holes(board):
-        bare = [i for i in seat if _surely_empty(result, samples.ids[i], min_confidence)]
+        bare = np.array([i for i in seat if _surely_empty(result, samples.ids[i], min_confidence)])
         if len(bare) < PEERS_MIN:
             continue
-        peers = _peers_of(np.asarray(bare), samples, ev, light, hue)
+        peers = _peers_of(bare, samples, ev, light, hue)
         for i in np.intersect1d(seat, unclear):
             if ev.owner_k[i] < 0 or not samples.valid[i] or foreign[i]:
                 continue
-            if _bare_like(peers, i, samples, ev, light, hue):
+            near = _nearest(board, bare, int(i))
+            if _bare_like(peers, i, samples, ev, light, hue) or (
+                len(near) >= PEERS_MIN
+                and _bare_like(_peers_of(near, samples, ev, light, hue), i, samples, ev, light, hue)
+            ):
                 result[samples.ids[i]] = (None, 1.0)
             elif _lighter_token(peers, i, ev, light, hue):
                 colour = ev.colours[int(ev.owner_k[i])]
                 doubt = hidden_stand(ev, int(i), colour) if board.shared_spaces else 0.0
                 if 1.0 - doubt >= min_confidence:
                     result[samples.ids[i]] = (colour, 1.0 - doubt)
+
+
+def _nearest(board: Board, bare: np.ndarray, i: int) -> np.ndarray:
+    """The bare holes nearest hole i (NEAR_PEERS at most, within NEAR_REACH spacings): under
+    patchy light they are lit as it is, where the seat's holes as a whole differ too much."""
+    xy, spacing = _layout(board)
+    dist = np.hypot(*(xy[bare] - xy[i]).T)
+    order = np.argsort(dist, kind="stable")[:NEAR_PEERS]
+    return bare[order[dist[order] <= NEAR_REACH * spacing[i]]]
+
+
+@lru_cache(maxsize=16)
+def _layout(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Every space's centre (mm) and the distance to its nearest neighbour."""
+    return np.array([[sp.x, sp.y] for sp in board.spaces]), nearest_spacing(board)
 
 
 def _peers_of(bare, samples: SpaceLooks, ev: Evidence, light, hue) -> _Peers:
