@@ -965,3 +965,18 @@ def test_a_bare_seat_hole_is_read_where_it_looks_as_the_seats_bare_holes_nearest
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in holes] == [None] * len(holes)
     assert _misread(spaces, truth) == []
+
+
+def test_stands_on_squares_are_read_where_only_the_squares_ink_outline_is_beside_them():
+    """Under a warm paper the squares' dark, bluish ink outline was as colourful as a dull
+    stand's edge: 19-27 mm² of it beside red stands read as a blue stand hidden behind each,
+    and they were unclear. The bare squares of the same photo show as much of it; only what a
+    stand shows beyond them is a hidden stand's edge (twin dev seed 6500, photo 2, paper
+    curl)."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 6500, 2, "curl")
+    stands = ["c2", "g2", "a4", "c4"]
+    assert [truth["placement"][s] for s in stands] == ["red"] * 4
+    spaces = observe(frame, [game.board]).spaces
+    assert [spaces[s][0] for s in stands] == ["red"] * 4
+    assert _misread(spaces, truth) == []

@@ -27,6 +27,11 @@ GLARE_HIDES_NONE = 0.1  # a stand's own highlight saturates up to this much of a
 GLARE_HIDES = 0.25  # glare over this much may wash a second stand out to its row's tint
 SLIVER_NONE = 14.0  # mm² of another colour beside a stand (its own edge, a neighbour's reach)
 SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly hides
+# ... beyond what the bare print round a plain space shows (the median over at least this many
+# quiet plain spaces of its kind, at most PRINT_SLIVER_MOST: on dev photos the print showed up
+# to 19 mm², a lone stand 10 more at the 99th percentile, a hidden stand's edge 56 and more)
+PRINT_SLIVER_SPACES = 10
+PRINT_SLIVER_MOST = 20.0
 # On a seat's row a stand of the seat's colour half hidden behind another can be as colourful
 # as the row's tint, but its colour is its own. Round a lone stand there every pixel of the
 # row's colour is its print (a little more colourful than predicted, at most), the stand, or a
@@ -86,6 +91,36 @@ def slivers(
     per_hue = samples.slivers(stands, print_look)
     if per_hue is not None and len(stands):
         out[stands] = per_hue.astype(np.float64) @ member.T.astype(np.float64)
+    return out
+
+
+def net_of_print(
+    sliver: np.ndarray,
+    samples: SpaceLooks,
+    member: np.ndarray,
+    quiet_plain: np.ndarray,
+    print_look: tuple[float, float] | None,
+) -> np.ndarray:
+    """`sliver` less, on plain spaces, what the bare print round a plain space of the same
+    kind shows in this photo (the median over the quiet ones, `quiet_plain` (N,) bool; at
+    most PRINT_SLIVER_MOST). A square's dark ink outline, bluish, tinted further by a warm
+    paper, can be as colourful as a dull stand's edge: 14-27 mm² of it round red stands on
+    Playground Battles' squares read as a blue stand hidden behind each."""
+    board = samples.board
+    if board is None:
+        return sliver
+    kinds = np.array([sp.kind if sp.owner is None else "" for sp in board.spaces])
+    asked = np.flatnonzero((kinds != "") & (sliver.max(1, initial=0.0) >= SLIVER_NONE))
+    out = sliver
+    for kind in np.unique(kinds[asked]):
+        bare = np.flatnonzero(quiet_plain & (kinds == kind))
+        if len(bare) < PRINT_SLIVER_SPACES:
+            continue
+        base = np.minimum(np.median(slivers(samples, member, bare, print_look)[bare], 0),
+                          PRINT_SLIVER_MOST)  # fmt: skip
+        at = asked[kinds[asked] == kind]
+        out = out.copy() if out is sliver else out
+        out[at] = np.maximum(out[at] - base[None, :], 0.0)
     return out
 
 

@@ -27,7 +27,7 @@ from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
 from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
-from vision.hidden_stand import hidden_stand, slivers, unexplained_row_colour
+from vision.hidden_stand import hidden_stand, net_of_print, slivers, unexplained_row_colour
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.seat_peers import read_by_peers
 from vision.standout import standout_tokens
@@ -573,6 +573,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
     stands = np.flatnonzero((token >= 0.5).any(1))
+    cast_at = plain_look.cast_at if plain_look else None
     return Evidence(
         colours=win.colours,
         token=token,
@@ -586,7 +587,14 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         beside=np.zeros((n, k_count))
         if samples.beside is None
         else _per_colour(samples.beside, win),
-        sliver=slivers(samples, win.member, stands, plain_look.cast_at if plain_look else None),
+        sliver=net_of_print(
+            slivers(samples, win.member, stands, cast_at),
+            samples,
+            win.member,
+            # (the plain spaces no token's colour and no stray colour says anything of)
+            (owner_k < 0) & samples.valid & (token.max(1, initial=0.0) < QUIET) & (stray < QUIET),
+            cast_at,
+        ),  # fmt: skip
         row_unexplained=unexplained_row_colour(
             samples,
             win.member,
