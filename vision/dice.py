@@ -1111,9 +1111,11 @@ def _partner_pip(
         if not 4.5 <= float(np.hypot(*mid)) <= 9.0:
             continue
         around = _sample(grey, np.array([p.x, p.y]) + (mid + 2.2 * ring) @ inv.T)
-        # ... on the same face: as bright as the pip's own surround (a side face is shaded)
+        # ... on the same face: as bright as the pip's own surround (a side face is shaded),
+        # or, in a photo of unknown scale, a pip the face's dark edge blurred into
         if not (np.all(around > v + 0.6 * (body - v)) and np.median(around) >= 0.92 * body):
-            continue
+            if square_die_px is not None or not _pip_at_face_edge(grey, p, inv, mid, body):
+                continue
         xy = np.array([p.x, p.y]) + inv @ mid
         there = [q for q in pips if np.hypot(q.x - xy[0], q.y - xy[1]) < 1.5 * q.major]
         if any(not same_ellipse(p, q) for q in there):
@@ -1134,6 +1136,85 @@ def _partner_pip(
                 continue
         return True
     return False
+
+
+# a lost partner touching the face's dark edge: dark out to this many pip radii all round
+# (round, of a pip's size: not a line), and its surround 2.2 radii out bright within this
+# angle of the way back to the found pip, and everywhere lighter than the blob by this share
+# of its depth (the edge it touches is lighter than a pip's ink)
+_EDGE_PARTNER_DISC = 0.5
+_EDGE_PARTNER_FACING = 0.5  # cos 60 degrees
+_EDGE_PARTNER_RELIEF = 0.25
+# ... and it is as dark as a pip: its depth at least this share of the found pip's contrast
+_EDGE_PARTNER_DEPTH = 0.8
+# ... looked for as the darkest point within 1.6 pip radii of where a ray from the found pip
+# left bright body (a ray may pass beside the blob's middle)
+_EDGE_PARTNER_LOOK = np.array(
+    [
+        [u, v]
+        for u in np.arange(-1.6, 1.61, 0.2)
+        for v in np.arange(-1.6, 1.61, 0.2)
+        if u * u + v * v <= 2.6
+    ]
+)
+
+
+def _pip_at_face_edge(
+    grey: np.ndarray, p: Pip, inv: np.ndarray, start: np.ndarray, body: float
+) -> bool:
+    """Is there a pip touching the face's dark edge (a side face or its shade) near
+    ``start`` (pip-radius units from ``p``)? The finder loses such a pip (its surround is
+    not bright all round), so the corner pip of a two looks like a one. It is a pip when
+    its darkest point is as dark as ``p``, it is round and of a pip's size, darker than the
+    edge it touches, and the face between it and ``p`` is bright body."""
+    origin = np.array([p.x, p.y])
+    look = start + _EDGE_PARTNER_LOOK
+    vals = _sample(grey, origin + look @ inv.T)
+    vals = np.where(vals < 0, 255.0, vals)
+    mid, v = look[int(np.argmin(vals))], float(vals.min())
+    if body - v < _EDGE_PARTNER_DEPTH * p.contrast or not 4.5 <= float(np.hypot(*mid)) <= 9.0:
+        return False
+    t = np.deg2rad(np.arange(0.0, 360.0, 45.0))
+    ring = np.stack([np.cos(t), np.sin(t)], 1)
+    disc = _sample(grey, origin + (mid + _EDGE_PARTNER_DISC * ring) @ inv.T)
+    if np.any(disc < 0) or np.any(disc > v + 0.5 * (body - v)):
+        return False
+    around = _sample(grey, origin + (mid + 2.2 * ring) @ inv.T)
+    if np.any(around < 0) or np.any(around <= v + _EDGE_PARTNER_RELIEF * (body - v)):
+        return False
+    back = ring @ (-mid / float(np.hypot(*mid))) >= _EDGE_PARTNER_FACING
+    return bool(np.all(around[back] >= 0.92 * body)) and _face_ends_behind(grey, p, inv, mid)
+
+
+# the rays behind a two's corner pip, away from its partner, and beside them by this angle
+_BEHIND_SPREAD = np.deg2rad(45.0)
+# ... meet its face's end within this share of the way to the partner (a drawn two's pips
+# lie 0.24 of a side from the middle along each axis: beside the way back, along the axes,
+# the corner pip's face ends 0.26 of a side beyond it, 0.38 of the way to its partner; its
+# dark rim, blurred, nearer), where the grey falls below this share of the face's grey
+# ahead of the pip, toward the partner, at the same distance
+_BEHIND_REACH = 0.4
+_BEHIND_DROP = 0.92
+
+
+def _face_ends_behind(grey: np.ndarray, p: Pip, inv: np.ndarray, mid: np.ndarray) -> bool:
+    """Does the face end close behind ``p``, away from the blob at ``mid`` (pip-radius
+    units), as behind a two's corner pip, where a one's pip has its face all round? Each
+    ray behind is weighed against the ray ahead at the same distances, so the pip's own
+    blurred rim, on both, cancels out."""
+    n = float(np.hypot(*mid))
+    steps = np.arange(1.5, max(_BEHIND_REACH * n, 1.5) + 1e-9, 0.25)
+    u = -mid / n
+    origin = np.array([p.x, p.y])
+    for turn in (-_BEHIND_SPREAD, 0.0, _BEHIND_SPREAD):
+        c, s = np.cos(turn), np.sin(turn)
+        d = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]])
+        behind = _sample(grey, origin + (steps[:, None] * d) @ inv.T)
+        ahead = _sample(grey, origin - (steps[:, None] * d) @ inv.T)
+        seen = (behind >= 0) & (ahead >= 0)
+        if not np.any(behind[seen] < _BEHIND_DROP * ahead[seen]):
+            return False
+    return True
 
 
 def _same_face_partner(grey: np.ndarray, p: Pip, q: Pip, body: float, die_px: float) -> bool:
