@@ -935,6 +935,7 @@ def test_a_dull_token_on_its_seats_hole_is_read_where_far_lighter_than_the_seats
     ("seed", "index", "conditions", "holes"),
     [
         (6300, 1, "shadow", ["d3", "d7", "d14", "d20"]),
+        (6300, 2, "shadow", ["d11", "d13"]),  # (the seat's bare holes 0.18 apart in light)
         (6600, 0, "issue14_glare", ["c1", "d1", "d3", "d27", "d31"]),
     ],
 )

@@ -44,11 +44,12 @@ PEER_SPREAD_ROOM = 1.5
 PEER_HUE = 20.0  # degrees: its middle's hue this close to the bare holes' (a token of the seat's
 PEER_GREYER = 0.05  # colour), and its chroma at most this much under theirs
 # Bare like them: only where they look alike (their light within ALIKE_LIGHT, log ratio, their
-# chroma within ALIKE_CHROMA), and within a margin of their range in light, chroma, hue,
-# evenness and collar. On dev photos no token came within these margins of a tight group of
-# its seat's bare holes; the first did at 0.12 (light and chroma), 10 degrees, 0.05 evenness
-ALIKE_LIGHT = 0.15
-ALIKE_CHROMA = 0.1
+# chroma within ALIKE_CHROMA: a player's shadow left a seat's bare holes 0.18 apart in light),
+# and within a margin of their range in light, chroma, hue, evenness and collar. On dev photos
+# no token came within these margins of such a group of its seat's bare holes; the first did
+# at 0.12 (light and chroma)
+ALIKE_LIGHT = 0.2
+ALIKE_CHROMA = 0.15
 BARE_LIGHT = 0.08
 BARE_CHROMA = 0.08
 BARE_HUE = 5.0
