@@ -9,10 +9,12 @@ colour that neither the row's print nor the stand explains.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rules.geometry import Board
 from vision.confidence import ramp_one
 from vision.tokens import HUE_CENTRES, SLIVER_CHROMA, SpaceLooks, hue_bins
 
@@ -107,10 +109,10 @@ def net_of_print(
     paper, can be as colourful as a dull stand's edge: 14-27 mm² of it round red stands on
     Playground Battles' squares read as a blue stand hidden behind each."""
     board = samples.board
-    if board is None:
-        return sliver
-    kinds = np.array([sp.kind if sp.owner is None else "" for sp in board.spaces])
-    asked = np.flatnonzero((kinds != "") & (sliver.max(1, initial=0.0) >= SLIVER_NONE))
+    if board is None or not sliver.size or sliver.max() < SLIVER_NONE:
+        return sliver  # (the usual frame: no stand has that much beside it)
+    kinds = _plain_kinds(board)
+    asked = np.flatnonzero((kinds != "") & (sliver.max(1) >= SLIVER_NONE))
     out = sliver
     for kind in np.unique(kinds[asked]):
         bare = np.flatnonzero(quiet_plain & (kinds == kind))
@@ -122,6 +124,14 @@ def net_of_print(
         out = out.copy() if out is sliver else out
         out[at] = np.maximum(out[at] - base[None, :], 0.0)
     return out
+
+
+@lru_cache(maxsize=16)
+def _plain_kinds(board: Board) -> np.ndarray:
+    """(N,) each plain space's kind, "" for a seat's."""
+    kinds = np.array([sp.kind if sp.owner is None else "" for sp in board.spaces])
+    kinds.flags.writeable = False  # shared by every frame
+    return kinds
 
 
 def unexplained_row_colour(
