@@ -109,3 +109,18 @@ def test_a_one_beside_a_side_face_pip_at_its_edge_is_still_read():
     for game, table_seed in (("manji", 6), ("manipulation", 39604)):
         crop = drawn_tray_crop(game, table_seed, 1, 40, (0.0, 0.0), np.random.default_rng(0))
         assert [d.value for d in read_dice(crop)] == [1], game
+
+
+def test_a_die_a_few_pixels_wide_and_a_printed_disc_are_no_two_filling_the_photo():
+    """A drawn die of 8 px in Playground Battles' tray crop (146 x 75 px; the drawn sweep's
+    seed 106): the crop is under 160 px, so the reader tries it as one die filling the photo,
+    and there the tiny die and a brown disc printed below the tray looked like the two pips
+    of one big two (confidence 0.96). A die's pips are painted alike; in a close-up each pip
+    spans many pixels, so each must be a shade of the body around it, and the brown disc is
+    not: declined. Both looks read a two before."""
+    for value, look in ((6, (0.0, 0.0)), (5, (1.0, 4.0))):
+        for k in range(4):
+            crop = drawn_tray_crop(
+                "playground-battles", 839417, value, 8, look, np.random.default_rng(k)
+            )
+            assert all(d.value == value for d in read_dice(crop)), (value, look, k)

@@ -279,13 +279,16 @@ def _read_grey(
     square_view: bool = False,
     colours: np.ndarray | None = None,
     network_alone: bool = True,
+    each_pip_a_shade: bool = False,
 ) -> list[DieReading]:
     """Read the dice of a grey photo at ``scale``; ``die_px``: the die side after scaling,
     when known (then pips are bounded by it and faces of another size are dropped);
     ``square_view``: the photo is a view square to the table (a tray's top view), where a
     top face has round pips and exactly the die's size; ``colours``: the photo in colour
     (:func:`pip_colours`), when coloured blobs are no pips; ``network_alone``: the face
-    network may read a face the pip counter did not (else it may only veto)."""
+    network may read a face the pip counter did not (else it may only veto);
+    ``each_pip_a_shade``: every pip of a face, not only most, must be a shade of the body
+    (see :func:`_unless_tinted`)."""
     h0, w0 = grey0.shape
     grey = grey0
     if scale != 1.0:
@@ -333,7 +336,7 @@ def _read_grey(
             faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
         faces = _merge_faces(grey, pips, faces, config)
     if colours is not None:
-        faces = [_unless_tinted(f, pips, colours) for f in faces]
+        faces = [_unless_tinted(f, pips, colours, each_pip_a_shade) for f in faces]
     if not square_view:
         faces = _ones_within_twos(grey, pips, faces, config)
         faces = _twos_spanning_too_far(faces)
@@ -464,12 +467,18 @@ def _off_shade(colours: np.ndarray, p: Pip) -> float:
     return float(np.linalg.norm(mid_bgr - shade)) / max(p.contrast, 1.0)
 
 
-def _unless_tinted(face: dict, pips: list[Pip], colours: np.ndarray) -> dict:
+def _unless_tinted(
+    face: dict, pips: list[Pip], colours: np.ndarray, each_pip: bool = False
+) -> dict:
     """The face, marked no die's face (and too weak to outrank any) when its pips, taken
-    together, are no shade of the body around them (:data:`FACE_TINT`)."""
+    together, are no shade of the body around them (:data:`FACE_TINT`). ``each_pip``: every
+    pip must be one (a die's pips are painted alike; where each pip spans many pixels, as in
+    a close-up, one pip's colour is measured well enough to count alone: a two made of a
+    die's black pip and a brown printed disc is no face)."""
     if not face["idx"]:
         return face
-    off = float(np.median([_off_shade(colours, pips[i]) for i in face["idx"]]))
+    offs = [_off_shade(colours, pips[i]) for i in face["idx"]]
+    off = max(offs) if each_pip else float(np.median(offs))
     if off <= FACE_TINT:
         return face
     return {**face, "confidence": 0.0, "strength": 0.0, "no_face": True}
@@ -615,6 +624,8 @@ def _read_filling_die(
         _FILLING_FACE * _FILLING_SHORT_PX,
         colours=colours,
         network_alone=False,
+        # the die fills the frame: each pip spans many pixels, its colour well measured
+        each_pip_a_shade=True,
     )
     if len(found) != 1 or found[0].confidence < config.min_confidence:
         return []
