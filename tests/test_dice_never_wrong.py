@@ -124,3 +124,17 @@ def test_a_die_a_few_pixels_wide_and_a_printed_disc_are_no_two_filling_the_photo
                 "playground-battles", 839417, value, 8, look, np.random.default_rng(k)
             )
             assert all(d.value == value for d in read_dice(crop)), (value, look, k)
+
+
+def test_two_faces_of_one_die_about_as_top_like_are_declined_without_the_nadir():
+    """A drawn die in Aggravation's tray seen low (the drawn sweep's seed 109): its top face
+    (a four; a three in the second look) and the side face beside it (a six) look about as
+    much like a top face, with no table or crease between them. A plain photo does not say
+    where the camera's nadir is, the one thing that tells which face is the top (a side
+    face lies between its top face and the nadir): both are declined. The code before read
+    the six (the four sharp at 40 px; the three at 32 px, blurred, for 4 of 6 noise draws)."""
+    crop = drawn_tray_crop("aggravation", 863171, 4, 40, (0.0, 0.0), np.random.default_rng(0))
+    assert all(d.value == 4 for d in read_dice(crop))
+    for k in range(6):
+        crop = drawn_tray_crop("aggravation", 863171, 3, 32, (1.0, 4.0), np.random.default_rng(k))
+        assert all(d.value == 3 for d in read_dice(crop)), k

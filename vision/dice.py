@@ -1900,6 +1900,23 @@ def _side_direction(faces: list[dict]) -> np.ndarray:
     return np.array([0.0, 1.0])
 
 
+# a face's confidence is scaled by this when a face beside it on the same die is about as
+# top-like and the camera's nadir is unknown (a plain photo): which one is the top is a guess
+_WHICH_TOP_UNKNOWN = 0.5
+# two faces of one die are square to each other, so at least one is turned 45 degrees or
+# more from the camera: its round pips are drawn out to 1/cos 45 = 1.41 or more (blur
+# rounds them a little); top faces of touching dice, seen from above, may both be rounder
+_ONE_DIE_LEAST_ELONG = 1.3
+
+
+def _one_die_faces(grey: np.ndarray, pips: list[Pip], f: dict, g: dict, near: bool) -> bool:
+    """May two faces side by side be two faces of one die? Near, with no table or crease
+    between them, and at least one of them seen slanted (see :data:`_ONE_DIE_LEAST_ELONG`)."""
+    if not near or max(f["elong"], g["elong"]) < _ONE_DIE_LEAST_ELONG:
+        return False
+    return _faces_joined(grey, pips, f, g)
+
+
 # a face whose pips' long axes are more than this many times another face's (or less than
 # its inverse) is no face of the other's die: it may not outrank it as that die's top
 SAME_DIE_PIPS = 2.0
@@ -1965,6 +1982,10 @@ def _choose_top_faces(
             if dt > -margin and dmin < 3.3:
                 # overlapping faces about as top-like: not sure which one is the top
                 conf *= 0.5
+            elif nadir is None and abs(dt) <= margin and _one_die_faces(grey, pips, f, g, near):
+                # two faces of one die about as top-like: without the camera's nadir nothing
+                # tells which one is the top
+                conf *= _WHICH_TOP_UNKNOWN
         if not suppressed:
             f = dict(f)
             f["confidence"] = conf
