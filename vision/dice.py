@@ -279,13 +279,16 @@ def _read_grey(
     square_view: bool = False,
     colours: np.ndarray | None = None,
     network_alone: bool = True,
+    each_pip_a_shade: bool = False,
 ) -> list[DieReading]:
     """Read the dice of a grey photo at ``scale``; ``die_px``: the die side after scaling,
     when known (then pips are bounded by it and faces of another size are dropped);
     ``square_view``: the photo is a view square to the table (a tray's top view), where a
     top face has round pips and exactly the die's size; ``colours``: the photo in colour
     (:func:`pip_colours`), when coloured blobs are no pips; ``network_alone``: the face
-    network may read a face the pip counter did not (else it may only veto)."""
+    network may read a face the pip counter did not (else it may only veto);
+    ``each_pip_a_shade``: every pip of a face, not only most, must be a shade of the body
+    (see :func:`_unless_tinted`)."""
     h0, w0 = grey0.shape
     grey = grey0
     if scale != 1.0:
@@ -333,7 +336,7 @@ def _read_grey(
             faces.extend(_split_fit(grey, pips, g, config, depth=3, cache={}))
         faces = _merge_faces(grey, pips, faces, config)
     if colours is not None:
-        faces = [_unless_tinted(f, pips, colours) for f in faces]
+        faces = [_unless_tinted(f, pips, colours, each_pip_a_shade) for f in faces]
     if not square_view:
         faces = _ones_within_twos(grey, pips, faces, config)
         faces = _twos_spanning_too_far(faces)
@@ -464,12 +467,18 @@ def _off_shade(colours: np.ndarray, p: Pip) -> float:
     return float(np.linalg.norm(mid_bgr - shade)) / max(p.contrast, 1.0)
 
 
-def _unless_tinted(face: dict, pips: list[Pip], colours: np.ndarray) -> dict:
+def _unless_tinted(
+    face: dict, pips: list[Pip], colours: np.ndarray, each_pip: bool = False
+) -> dict:
     """The face, marked no die's face (and too weak to outrank any) when its pips, taken
-    together, are no shade of the body around them (:data:`FACE_TINT`)."""
+    together, are no shade of the body around them (:data:`FACE_TINT`). ``each_pip``: every
+    pip must be one (a die's pips are painted alike; where each pip spans many pixels, as in
+    a close-up, one pip's colour is measured well enough to count alone: a two made of a
+    die's black pip and a brown printed disc is no face)."""
     if not face["idx"]:
         return face
-    off = float(np.median([_off_shade(colours, pips[i]) for i in face["idx"]]))
+    offs = [_off_shade(colours, pips[i]) for i in face["idx"]]
+    off = max(offs) if each_pip else float(np.median(offs))
     if off <= FACE_TINT:
         return face
     return {**face, "confidence": 0.0, "strength": 0.0, "no_face": True}
@@ -615,6 +624,8 @@ def _read_filling_die(
         _FILLING_FACE * _FILLING_SHORT_PX,
         colours=colours,
         network_alone=False,
+        # the die fills the frame: each pip spans many pixels, its colour well measured
+        each_pip_a_shade=True,
     )
     if len(found) != 1 or found[0].confidence < config.min_confidence:
         return []
@@ -1889,6 +1900,23 @@ def _side_direction(faces: list[dict]) -> np.ndarray:
     return np.array([0.0, 1.0])
 
 
+# a face's confidence is scaled by this when a face beside it on the same die is about as
+# top-like and the camera's nadir is unknown (a plain photo): which one is the top is a guess
+_WHICH_TOP_UNKNOWN = 0.5
+# two faces of one die are square to each other, so at least one is turned 45 degrees or
+# more from the camera: its round pips are drawn out to 1/cos 45 = 1.41 or more (blur
+# rounds them a little); top faces of touching dice, seen from above, may both be rounder
+_ONE_DIE_LEAST_ELONG = 1.3
+
+
+def _one_die_faces(grey: np.ndarray, pips: list[Pip], f: dict, g: dict, near: bool) -> bool:
+    """May two faces side by side be two faces of one die? Near, with no table or crease
+    between them, and at least one of them seen slanted (see :data:`_ONE_DIE_LEAST_ELONG`)."""
+    if not near or max(f["elong"], g["elong"]) < _ONE_DIE_LEAST_ELONG:
+        return False
+    return _faces_joined(grey, pips, f, g)
+
+
 # a face whose pips' long axes are more than this many times another face's (or less than
 # its inverse) is no face of the other's die: it may not outrank it as that die's top
 SAME_DIE_PIPS = 2.0
@@ -1954,6 +1982,10 @@ def _choose_top_faces(
             if dt > -margin and dmin < 3.3:
                 # overlapping faces about as top-like: not sure which one is the top
                 conf *= 0.5
+            elif nadir is None and abs(dt) <= margin and _one_die_faces(grey, pips, f, g, near):
+                # two faces of one die about as top-like: without the camera's nadir nothing
+                # tells which one is the top
+                conf *= _WHICH_TOP_UNKNOWN
         if not suppressed:
             f = dict(f)
             f["confidence"] = conf

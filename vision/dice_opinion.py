@@ -258,10 +258,11 @@ def _counter_saw_more(find: FaceFind, faces: list[dict]) -> bool:
 
 def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
     """Did the pip counter fit a strong face (its layout and bare body fit, declined only in
-    doubt) in the middle of the network's face whose pips the network's value does not
-    hold? The counter may lose pips but does not invent a layout: a strong three is no six
-    (a six has no middle pip), whatever the network sees around it (a small die's top and
-    side faces together)."""
+    doubt) of another value in the middle of the network's face? The counter does not invent
+    a layout: a strong three is no six (a six has no middle pip), whatever the network sees
+    around it (a small die's top and side faces together). Nor does a strong face hide lost
+    pips: its bare-body check found bare body on every spot of its pip grid where it has no
+    pip, the spots where a value holding its pips (a six round a four) has its others."""
     reach = COUNTER_MIDDLE * find.size
     for f in faces:
         if len(f["idx"]) < 2 or f.get("strength", 0.0) < STRONG_FACE:
@@ -269,7 +270,7 @@ def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
         cx, cy, _ = _box_start(f)
         if abs(cx - find.cx) > reach or abs(cy - find.cy) > reach:
             continue
-        if f["value"] != find.opinion.value and find.opinion.value not in HOLDING[f["value"]]:
+        if f["value"] != find.opinion.value:
             return True
     return False
 
