@@ -1170,6 +1170,10 @@ _EDGE_PARTNER_LOOK = np.array(
 )
 
 
+_EIGHT_ANGLES = np.deg2rad(np.arange(0.0, 360.0, 45.0))
+_EIGHT_WAYS = np.stack([np.cos(_EIGHT_ANGLES), np.sin(_EIGHT_ANGLES)], 1)  # steps every 45 degrees
+
+
 def _pip_at_face_edge(
     grey: np.ndarray, p: Pip, inv: np.ndarray, start: np.ndarray, body: float
 ) -> bool:
@@ -1185,15 +1189,13 @@ def _pip_at_face_edge(
     mid, v = look[int(np.argmin(vals))], float(vals.min())
     if body - v < _EDGE_PARTNER_DEPTH * p.contrast or not 4.5 <= float(np.hypot(*mid)) <= 9.0:
         return False
-    t = np.deg2rad(np.arange(0.0, 360.0, 45.0))
-    ring = np.stack([np.cos(t), np.sin(t)], 1)
-    disc = _sample(grey, origin + (mid + _EDGE_PARTNER_DISC * ring) @ inv.T)
+    disc = _sample(grey, origin + (mid + _EDGE_PARTNER_DISC * _EIGHT_WAYS) @ inv.T)
     if np.any(disc < 0) or np.any(disc > v + 0.5 * (body - v)):
         return False
-    around = _sample(grey, origin + (mid + 2.2 * ring) @ inv.T)
+    around = _sample(grey, origin + (mid + 2.2 * _EIGHT_WAYS) @ inv.T)
     if np.any(around < 0) or np.any(around <= v + _EDGE_PARTNER_RELIEF * (body - v)):
         return False
-    back = ring @ (-mid / float(np.hypot(*mid))) >= _EDGE_PARTNER_FACING
+    back = _EIGHT_WAYS @ (-mid / float(np.hypot(*mid))) >= _EDGE_PARTNER_FACING
     return bool(np.all(around[back] >= 0.92 * body)) and _face_ends_behind(grey, p, inv, mid)
 
 

@@ -16,7 +16,6 @@ is divided out. So, where a seat has bare holes read with confidence:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,9 +23,8 @@ import numpy as np
 from rules.geometry import Board
 from rules.palette import UNKNOWN
 from vision.hidden_stand import hidden_stand
-from vision.printlook import _seat_holes
-from vision.tokens import SpaceLooks, hue_gap
-from vision.topview import nearest_spacing
+from vision.printlook import _plan, _seat_holes
+from vision.tokens import SpaceLooks, hue_deg, hue_gap
 
 if TYPE_CHECKING:
     from vision.spaces import Evidence
@@ -85,7 +83,7 @@ def read_by_peers(
         return
     shade = np.where(np.isnan(samples.shade), 1.0, samples.shade)
     light = np.log(np.maximum(ev.light / np.maximum(shade, SHADE_FLOOR), 1e-3))
-    hue = np.degrees(np.arctan2(samples.centre[:, 1], samples.centre[:, 0])) % 360.0
+    hue = hue_deg(samples.centre[:, 0], samples.centre[:, 1])
     foreign = _other_colours(ev) >= OTHER_COLOUR
     foreign |= ev.washed >= GLARE_NONE
     for seat in _seat_holes(board):
@@ -112,16 +110,10 @@ def read_by_peers(
 def _nearest(board: Board, bare: np.ndarray, i: int) -> np.ndarray:
     """The bare holes nearest hole i (NEAR_PEERS at most, within NEAR_REACH spacings): under
     patchy light they are lit as it is, where the seat's holes as a whole differ too much."""
-    xy, spacing = _layout(board)
-    dist = np.hypot(*(xy[bare] - xy[i]).T)
+    row = _plan(board).distance[i]  # (mm to every space; 0 to itself)
+    dist = row[bare]
     order = np.argsort(dist, kind="stable")[:NEAR_PEERS]
-    return bare[order[dist[order] <= NEAR_REACH * spacing[i]]]
-
-
-@lru_cache(maxsize=16)
-def _layout(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """Every space's centre (mm) and the distance to its nearest neighbour."""
-    return np.array([[sp.x, sp.y] for sp in board.spaces]), nearest_spacing(board)
+    return bare[order[dist[order] <= NEAR_REACH * float(np.partition(row, 1)[1])]]
 
 
 def _peers_of(bare, samples: SpaceLooks, ev: Evidence, light, hue) -> _Peers:

@@ -550,7 +550,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     hue = np.radians(np.where(np.isnan(print_hue), hue, print_hue))  # (the print's, where known)
     ux, uy = np.cos(hue), np.sin(hue)
     # (a plain space's print is grey, or the look the plain middles gather round)
-    gx, gy = (plain_look.cast_at if plain_look else None) or (0.0, 0.0)
+    cast_at = plain_look.cast_at if plain_look else None
+    gx, gy = cast_at or (0.0, 0.0)
     gx, gy = np.where(owner_k < 0, gx, 0.0), np.where(owner_k < 0, gy, 0.0)
     along = np.clip((cx - gx) * ux + (cy - gy) * uy, 0.0, tint_room)
     off_print = np.hypot(cx - gx - along * ux, cy - gy - along * uy)
@@ -573,7 +574,6 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
     stands = np.flatnonzero((token >= 0.5).any(1))
-    cast_at = plain_look.cast_at if plain_look else None
     return Evidence(
         colours=win.colours,
         token=token,
