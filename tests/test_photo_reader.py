@@ -715,6 +715,23 @@ def test_a_pawn_under_an_arms_edge_is_not_read_empty():
     assert _misread(seen.spaces, truth) == []
 
 
+@pytest.mark.parametrize(
+    ("game_name", "seed", "space", "colour"),
+    [("manji", 6600, "blue-l3", "blue"), ("the-right-moves", 6600, "d4", "red")],
+)
+def test_a_token_showing_past_a_hands_edge_is_read(game_name, seed, space, colour):
+    """A token whose middle lay under a hand's fingers, the rest of it in view past their
+    edge, was never read: the spaces under the hand's blob were left out. A colour skin is
+    never read as (blue), or one this hand's skin never shows filling the token's disc (a
+    red checker beside pale skin), is a token there (twin dev seed 6600, photo 1)."""
+    game = rules.get(game_name)
+    frame, truth = _twin_frame(game.name, seed, 1, "issue14")
+    seen = observe(frame, [game.board])
+    assert seen.hand and truth["placement"][space] == colour
+    assert seen.spaces[space][0] == colour
+    assert _misread(seen.spaces, truth) == []
+
+
 def test_a_red_stand_hidden_on_a_blue_rows_collar_keeps_the_battle_unclear():
     """Safety. A red stand stood behind a blue one on a square beside blue's row, its visible
     edge on the row's tinted collars: leaving all collar pixels out of the count (they are

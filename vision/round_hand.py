@@ -1,5 +1,5 @@
-"""Reading the board round a hand: what lies under it is not read, and close beside it a
-reading stands only where the hand's skin could not have made it.
+"""Reading the board round a hand: close beside it a reading stands only where the hand's
+skin could not have made it, and under it only a token's colour seen past its edge.
 
 The skin finder may miss a hand's rim, and a rim of skin in a space's cell is read as a red,
 orange or yellow token. So the spaces within a token's radius of the hand are read apart, and
@@ -48,7 +48,8 @@ def read_round_hand(
 ) -> dict:
     """Read every space but those under a hand or close beside it, and those beside it as
     far as skin cannot have made the reading. The rest of the board is read without them,
-    so skin teaches it nothing."""
+    so skin teaches it nothing. Under the hand only a token's colour showing past its edge
+    is read: what lies under skin may be anything, and is never read empty."""
     covered = seen_hand.covers(board, config, margin_mm=HAND_MARGIN * board.token_radius)
     if not covered:
         return classify_spaces(config, samples, board, cal)
@@ -56,10 +57,17 @@ def read_round_hand(
     spaces = classify_spaces(config, replace(samples, valid=samples.valid & ~hidden), board, cal)
     if seen_hand.method != "skin":  # (against the calibration, any change is foreign: a
         return spaces  # sleeve of any colour may lie beside it)
-    beside = covered - seen_hand.covers(board, config, margin_mm=0.0)
+    under = seen_hand.covers(board, config, margin_mm=0.0)
+    beside = covered - under
+    if under:
+        whole = classify_spaces(config, samples, board, cal)
+        for sid in under:
+            colour = whole[sid][0]
+            if colour not in (None, UNKNOWN) and _no_skin(colour, seen_hand, board, config, sid):
+                spaces[sid] = whole[sid]
     if not beside:
         return spaces
-    visible = samples.valid & ~np.isin(samples.ids, list(covered - beside))
+    visible = samples.valid & ~np.isin(samples.ids, list(under))
     again = classify_spaces(config, replace(samples, valid=visible), board, cal)
     hiding = _hiding_places(seen_hand, board, config)
     spacing = nearest_spacing(board)
@@ -69,17 +77,20 @@ def read_round_hand(
         if colour is None and _could_hide(hiding, board, config, ids.index(sid), spacing):
             continue
         if colour is None or (
-            colour != UNKNOWN
-            and (
-                unlike_skin(colour)
-                or (
-                    not is_contest(colour)
-                    and seen_hand.shows_token(board, config, sid, lab_hue(colour))
-                )
-            )
+            colour != UNKNOWN and _no_skin(colour, seen_hand, board, config, sid)
         ):
             spaces[sid] = again[sid]
     return spaces
+
+
+def _no_skin(
+    colour: str, seen_hand: HandResult, board: Board, config: VisionConfig, sid: str
+) -> bool:
+    """Can the hand's skin not have made this reading of a space by or under it? A colour
+    skin is never read as, or one this hand's skin never shows filling the token's disc."""
+    return unlike_skin(colour) or (
+        not is_contest(colour) and seen_hand.shows_token(board, config, sid, lab_hue(colour))
+    )
 
 
 def _hiding_places(seen_hand: HandResult, board: Board, config: VisionConfig) -> np.ndarray:
