@@ -732,6 +732,20 @@ def test_a_token_showing_past_a_hands_edge_is_read(game_name, seed, space, colou
     assert _misread(seen.spaces, truth) == []
 
 
+def test_bare_holes_along_a_shadow_are_read_from_the_holes_read_bare_before_them():
+    """A player's shadow lay along The Right Moves' ring of seat holes: a seat's bare holes out
+    of it looked unlike those in it, and only the nearest of them had enough bare peers close
+    by. Each hole read bare by its peers is one of them in another pass, so the holes further
+    along the shadow are read too (twin dev seed 6300, photo 1, the shadow alone)."""
+    game = rules.get("the-right-moves")
+    frame, truth = _twin_frame(game.name, 6300, 1, ("shadow",))
+    spaces = observe(frame, [game.board]).spaces
+    along = ("d8", "d10", "d11", "d12")
+    assert all(truth["placement"].get(sid) is None for sid in along)
+    assert [spaces[sid][0] for sid in along] == [None] * len(along)
+    assert _misread(spaces, truth) == []
+
+
 def test_a_red_stand_hidden_on_a_blue_rows_collar_keeps_the_battle_unclear():
     """Safety. A red stand stood behind a blue one on a square beside blue's row, its visible
     edge on the row's tinted collars: leaving all collar pixels out of the count (they are

@@ -11,6 +11,9 @@ is divided out. So, where a seat has bare holes read with confidence:
 - one far lighter than every one of them, in their hue and no greyer, with no colour of any
   other token and no glare, holds something: and the only thing of that hue that is no more
   colourful than the print is a token of the seat's colour.
+
+A hole read bare so joins its seat's bare holes for another pass: along a player's shadow the
+holes nearest it may then be judged against it.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ BARE_CHROMA = 0.08
 BARE_HUE = 5.0
 BARE_UNEVEN = 0.03
 BARE_COLLAR = 0.05
+PEER_ROUNDS = 3  # passes: a hole read bare by its peers is a peer in the next
 NEAR_PEERS = 4  # where they do not, its nearest bare holes of the seat may (no token came
 NEAR_REACH = 3.0  # within the same margins of these on dev photos either)
 
@@ -77,15 +81,38 @@ def read_by_peers(
     min_confidence: float,
 ) -> None:
     """Read, in `result`, the unclear seat holes that their seat's bare holes in the same
-    photo show bare, or holding a dull token of the seat's colour."""
-    unclear = [i for i, sid in enumerate(samples.ids) if result[sid][0] == UNKNOWN]
-    if not unclear or not len(ev.colours):
+    photo show bare, or holding a dull token of the seat's colour. A hole read bare so is a
+    bare peer too: along a player's shadow the holes beside it may then be read (at most
+    PEER_ROUNDS times over; the peers' range stays within the same bounds, so every hole is
+    still judged against bare holes that look alike)."""
+    if not len(ev.colours):
         return
     shade = np.where(np.isnan(samples.shade), 1.0, samples.shade)
     light = np.log(np.maximum(ev.light / np.maximum(shade, SHADE_FLOOR), 1e-3))
     hue = hue_deg(samples.centre[:, 0], samples.centre[:, 1])
     foreign = _other_colours(ev) >= OTHER_COLOUR
     foreign |= ev.washed >= GLARE_NONE
+    looks = (light, hue, foreign)
+    for _ in range(PEER_ROUNDS):
+        unclear = [i for i, sid in enumerate(samples.ids) if result[sid][0] == UNKNOWN]
+        if not unclear:
+            return
+        if not _peer_round(samples, ev, board, result, min_confidence, looks, unclear):
+            return
+
+
+def _peer_round(
+    samples: SpaceLooks,
+    ev: Evidence,
+    board: Board,
+    result: dict[str, tuple[str | None, float]],
+    min_confidence: float,
+    looks: tuple[np.ndarray, np.ndarray, np.ndarray],
+    unclear: list[int],
+) -> bool:
+    """One pass over the seats; True when it read a hole bare (a new peer for the next)."""
+    light, hue, foreign = looks
+    found = False
     for seat in _seat_holes(board):
         bare = np.array([i for i in seat if _surely_empty(result, samples.ids[i], min_confidence)])
         if len(bare) < PEERS_MIN:
@@ -100,11 +127,13 @@ def read_by_peers(
                 and _bare_like(_peers_of(near, samples, ev, light, hue), i, samples, ev, light, hue)
             ):
                 result[samples.ids[i]] = (None, 1.0)
+                found = True
             elif _lighter_token(peers, i, ev, light, hue):
                 colour = ev.colours[int(ev.owner_k[i])]
                 doubt = hidden_stand(ev, int(i), colour) if board.shared_spaces else 0.0
                 if 1.0 - doubt >= min_confidence:
                     result[samples.ids[i]] = (colour, 1.0 - doubt)
+    return found
 
 
 def _nearest(board: Board, bare: np.ndarray, i: int) -> np.ndarray:
