@@ -746,6 +746,20 @@ def test_bare_holes_along_a_shadow_are_read_from_the_holes_read_bare_before_them
     assert _misread(spaces, truth) == []
 
 
+def test_two_bare_holes_of_a_seat_show_its_print_under_glare():
+    """Glare over Aggravation's yellow base left only two of its holes read bare with
+    confidence, and the seat's print was judged from its peers only beside three: its other
+    bare holes, as light and as colourful as those two, stayed unclear (twin dev seed 6300,
+    photo 2, the glare alone)."""
+    game = rules.get("aggravation")
+    frame, truth = _twin_frame(game.name, 6300, 2, ("glare",))
+    spaces = observe(frame, [game.board]).spaces
+    for sid in ("yellow-b3", "yellow-b4"):
+        assert truth["placement"].get(sid) is None
+        assert spaces[sid][0] is None
+    assert _misread(spaces, truth) == []
+
+
 def test_a_red_stand_hidden_on_a_blue_rows_collar_keeps_the_battle_unclear():
     """Safety. A red stand stood behind a blue one on a square beside blue's row, its visible
     edge on the row's tinted collars: leaving all collar pixels out of the count (they are

@@ -32,7 +32,12 @@ from vision.tokens import SpaceLooks, hue_deg, hue_gap
 if TYPE_CHECKING:
     from vision.spaces import Evidence
 
-PEERS_MIN = 3  # bare holes of the seat, read with confidence, that say how its print looks
+# Bare holes of the seat, read with confidence, that say how its print looks: two tell its
+# range as closely as more (on dev photos no token of the seat came nearer to passing as bare
+# beside two than beside three or more: 0.085 beyond the margins, against 0.073); a token far
+# lighter than them is read only beside three, whose spread says how much bare holes differ
+PEERS_MIN = 2
+TOKEN_PEERS_MIN = 3
 OTHER_COLOUR = 0.2  # no token of another colour, nor colour nobody owns, above this
 GLARE_NONE = 0.05  # share of the hole's middle washed white: glare changes a bare print too
 SHADE_FLOOR = 0.3  # (the paper's light round a hole, as the reader measures it, not below)
@@ -128,7 +133,7 @@ def _peer_round(
             ):
                 result[samples.ids[i]] = (None, 1.0)
                 found = True
-            elif _lighter_token(peers, i, ev, light, hue):
+            elif len(bare) >= TOKEN_PEERS_MIN and _lighter_token(peers, i, ev, light, hue):
                 colour = ev.colours[int(ev.owner_k[i])]
                 doubt = hidden_stand(ev, int(i), colour) if board.shared_spaces else 0.0
                 if 1.0 - doubt >= min_confidence:
