@@ -90,8 +90,9 @@ def read_by_peers(
     bare peer too: along a player's shadow the holes beside it may then be read (at most
     PEER_ROUNDS times over; the peers' range stays within the same bounds, so every hole is
     still judged against bare holes that look alike)."""
-    if not len(ev.colours):
-        return
+    unclear = _unclear_with_peers(samples, board, result, min_confidence)
+    if not unclear or not len(ev.colours):
+        return  # (the usual frame: nothing more is worked out, not even the paper's shade)
     shade = np.where(np.isnan(samples.shade), 1.0, samples.shade)
     light = np.log(np.maximum(ev.light / np.maximum(shade, SHADE_FLOOR), 1e-3))
     hue = hue_deg(samples.centre[:, 0], samples.centre[:, 1])
@@ -99,11 +100,25 @@ def read_by_peers(
     foreign |= ev.washed >= GLARE_NONE
     looks = (light, hue, foreign)
     for _ in range(PEER_ROUNDS):
-        unclear = [i for i, sid in enumerate(samples.ids) if result[sid][0] == UNKNOWN]
-        if not unclear:
-            return
         if not _peer_round(samples, ev, board, result, min_confidence, looks, unclear):
             return
+        unclear = _unclear_with_peers(samples, board, result, min_confidence)
+        if not unclear:
+            return
+
+
+def _unclear_with_peers(
+    samples: SpaceLooks, board: Board, result: dict, min_confidence: float
+) -> list[int]:
+    """The unclear holes of the seats that have PEERS_MIN bare holes read with confidence."""
+    unclear: list[int] = []
+    for seat in _seat_holes(board):
+        ids = [samples.ids[i] for i in seat]
+        if sum(_surely_empty(result, sid, min_confidence) for sid in ids) >= PEERS_MIN:
+            unclear += [
+                int(i) for i, sid in zip(seat, ids, strict=True) if result[sid][0] == UNKNOWN
+            ]
+    return unclear
 
 
 def _peer_round(
