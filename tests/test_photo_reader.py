@@ -760,6 +760,52 @@ def test_two_bare_holes_of_a_seat_show_its_print_under_glare():
     assert _misread(spaces, truth) == []
 
 
+def test_under_a_hand_nothing_is_read_empty(monkeypatch):
+    """Safety. Under the hand's blob only a colour skin cannot have made is read: whatever
+    the whole board's reading says of a space there, an empty hole is never one of them
+    (the Manji photo of the test above, its whole reading made to say every space is empty)."""
+    import vision.round_hand as round_hand
+
+    game = rules.get("manji")
+    frame, _ = _twin_frame(game.name, 6600, 1, "issue14")
+    real = round_hand.classify_spaces
+
+    def empty_where_all_are_seen(config, samples, board, cal):
+        spaces = real(config, samples, board, cal)
+        if samples.valid.all():  # (the whole board's reading, under the hand too)
+            return {sid: (None, 1.0) for sid in spaces}
+        return spaces
+
+    monkeypatch.setattr(round_hand, "classify_spaces", empty_where_all_are_seen)
+    seen = observe(frame, [game.board])
+    assert seen.hand
+    under = _hand_of(frame, game.board).covers(game.board, DEFAULT_CONFIG, 0.0)
+    assert under and all(seen.spaces[sid][0] is not None for sid in under)
+
+
+def test_under_a_hand_on_a_battle_board_nothing_is_read():
+    """Safety. On Playground Battles a square holds two stands: one may show past the hand's
+    edge while the other lies wholly under the fingers, so a square under the hand's blob is
+    never read (twin dev seed 6300, photo 3, a hand in view: its red stands past the edge were
+    read red)."""
+    game = rules.get("playground-battles")
+    frame, truth = _twin_frame(game.name, 6300, 3, "hand")
+    seen = observe(frame, [game.board])
+    under = _hand_of(frame, game.board).covers(game.board, DEFAULT_CONFIG, 0.0)
+    assert seen.hand and {"i4", "i5"} <= under
+    assert all(seen.spaces[sid][0] == UNKNOWN for sid in under)
+    assert _misread(seen.spaces, truth) == []
+
+
+def _hand_of(frame: np.ndarray, board):
+    """The hand the reader finds in a photo read alone."""
+    from vision.hand import rectify
+
+    loc = locate(DEFAULT_CONFIG, frame, [board], None)
+    view = rectify(DEFAULT_CONFIG, frame, loc.board, loc.homography)
+    return detect_hand(DEFAULT_CONFIG, frame, loc.board, loc.homography, None, view)
+
+
 def test_a_red_stand_hidden_on_a_blue_rows_collar_keeps_the_battle_unclear():
     """Safety. A red stand stood behind a blue one on a square beside blue's row, its visible
     edge on the row's tinted collars: leaving all collar pixels out of the count (they are

@@ -97,9 +97,9 @@ def observe(
     hand = seen_hand.hand
     t5 = time.perf_counter()
     timings["hand"] = (t3 - t2 + t5 - t4) * 1e3
-    # what lies under a hand (or close beside it) is neither read nor learnt from (a sleeve
-    # is no token, nor skin a seat's tint); nor, below, what lies in its shadow, where the
-    # light is not the board's
+    # what lies under a hand (or close beside it) is not learnt from (a sleeve is no token,
+    # nor skin a seat's tint), and read only as far as skin cannot have made the reading;
+    # nor, below, what lies in its shadow, where the light is not the board's
     spaces = read_round_hand(config, samples, board, cal, seen_hand)
     timings["spaces"] = (t4 - t3 + time.perf_counter() - t5) * 1e3
     if hand:

@@ -48,8 +48,9 @@ def read_round_hand(
 ) -> dict:
     """Read every space but those under a hand or close beside it, and those beside it as
     far as skin cannot have made the reading. The rest of the board is read without them,
-    so skin teaches it nothing. Under the hand only a token's colour showing past its edge
-    is read: what lies under skin may be anything, and is never read empty."""
+    so skin teaches it nothing. Under the hand a space is read only as a colour skin cannot
+    have made (a token showing past its edge), never as empty: what lies under skin may be
+    anything. Not on boards whose spaces hold two tokens: one may lie wholly under it."""
     covered = seen_hand.covers(board, config, margin_mm=HAND_MARGIN * board.token_radius)
     if not covered:
         return classify_spaces(config, samples, board, cal)
@@ -59,7 +60,7 @@ def read_round_hand(
         return spaces  # sleeve of any colour may lie beside it)
     under = seen_hand.covers(board, config, margin_mm=0.0)
     beside = covered - under
-    if under:
+    if under and not board.shared_spaces:  # (a second stand may lie wholly under the hand)
         whole = classify_spaces(config, samples, board, cal)
         for sid in under:
             colour = whole[sid][0]
