@@ -87,10 +87,15 @@ def read_by_peers(
 ) -> None:
     """Read, in `result`, the unclear seat holes that their seat's bare holes in the same
     photo show bare, or holding a dull token of the seat's colour. A hole read bare so is a
-    bare peer too: along a player's shadow the holes beside it may then be read (at most
-    PEER_ROUNDS times over; the peers' range stays within the same bounds, so every hole is
-    still judged against bare holes that look alike)."""
-    unclear = _unclear_with_peers(samples, board, result, min_confidence)
+    bare peer too (at most PEER_ROUNDS passes): along a player's shadow the holes beside it
+    may then be read. But every group a hole is judged against holds a hole read bare with
+    confidence, its light and chroma lie within the same ALIKE bounds as in the first pass,
+    and its hue, evenness and collar are those holes' own: a chain of holes read by their
+    peers can reach no further from what the reader saw bare than one group could."""
+    sure = np.zeros(len(samples.ids), bool)
+    for i in np.concatenate(_seat_holes(board) or [np.zeros(0, int)]):
+        sure[i] = _surely_empty(result, samples.ids[i], min_confidence)
+    unclear = _unclear_with_peers(samples, board, result, sure)
     if not unclear or not len(ev.colours):
         return  # (the usual frame: nothing more is worked out, not even the paper's shade)
     shade = np.where(np.isnan(samples.shade), 1.0, samples.shade)
@@ -98,26 +103,36 @@ def read_by_peers(
     hue = hue_deg(samples.centre[:, 0], samples.centre[:, 1])
     foreign = _other_colours(ev) >= OTHER_COLOUR
     foreign |= ev.washed >= GLARE_NONE
-    looks = (light, hue, foreign)
+    looks = _Looks(light, hue, foreign, sure)
     for _ in range(PEER_ROUNDS):
-        if not _peer_round(samples, ev, board, result, min_confidence, looks, unclear):
-            return
-        unclear = _unclear_with_peers(samples, board, result, min_confidence)
+        found = _peer_round(samples, ev, board, result, looks, unclear, min_confidence)
+        unclear = _unclear_with_peers(samples, board, result, sure) if found else []
         if not unclear:
             return
 
 
+@dataclass(frozen=True)
+class _Looks:
+    """Per space, what the peers are compared in, and which holes were read bare with
+    confidence before any peer said so."""
+
+    light: np.ndarray  # (log of the paper-relative light)
+    hue: np.ndarray
+    foreign: np.ndarray  # another colour or glare on it
+    sure: np.ndarray
+
+
 def _unclear_with_peers(
-    samples: SpaceLooks, board: Board, result: dict, min_confidence: float
+    samples: SpaceLooks,
+    board: Board,
+    result: dict[str, tuple[str | None, float]],
+    sure: np.ndarray,
 ) -> list[int]:
     """The unclear holes of the seats that have PEERS_MIN bare holes read with confidence."""
     unclear: list[int] = []
     for seat in _seat_holes(board):
-        ids = [samples.ids[i] for i in seat]
-        if sum(_surely_empty(result, sid, min_confidence) for sid in ids) >= PEERS_MIN:
-            unclear += [
-                int(i) for i, sid in zip(seat, ids, strict=True) if result[sid][0] == UNKNOWN
-            ]
+        if sure[seat].sum() >= PEERS_MIN:
+            unclear += [int(i) for i in seat if result[samples.ids[i]][0] == UNKNOWN]
     return unclear
 
 
@@ -126,29 +141,39 @@ def _peer_round(
     ev: Evidence,
     board: Board,
     result: dict[str, tuple[str | None, float]],
-    min_confidence: float,
-    looks: tuple[np.ndarray, np.ndarray, np.ndarray],
+    looks: _Looks,
     unclear: list[int],
+    min_confidence: float,
 ) -> bool:
     """One pass over the seats; True when it read a hole bare (a new peer for the next)."""
-    light, hue, foreign = looks
     found = False
     for seat in _seat_holes(board):
-        bare = np.array([i for i in seat if _surely_empty(result, samples.ids[i], min_confidence)])
-        if len(bare) < PEERS_MIN:
+        anchors = seat[looks.sure[seat]]
+        if len(anchors) < PEERS_MIN:
             continue
-        peers = _peers_of(bare, samples, ev, light, hue)
+        # (the holes read bare: with confidence, or by their peers in an earlier pass)
+        bare = np.array([i for i in seat if _surely_empty(result, samples.ids[i], min_confidence)])
+        peers = _peers_of(bare, samples, ev, looks)
         for i in np.intersect1d(seat, unclear):
-            if ev.owner_k[i] < 0 or not samples.valid[i] or foreign[i]:
+            if ev.owner_k[i] < 0 or not samples.valid[i] or looks.foreign[i]:
                 continue
             near = _nearest(board, bare, int(i))
-            if _bare_like(peers, i, samples, ev, light, hue) or (
-                len(near) >= PEERS_MIN
-                and _bare_like(_peers_of(near, samples, ev, light, hue), i, samples, ev, light, hue)
+            # (never, through holes read by their peers, one far lighter than every hole read
+            # bare with confidence: a token's step, not the light's)
+            far_lighter = looks.light[i] - looks.light[anchors].max() >= PEER_LIGHTER
+            if not far_lighter and (
+                _bare_like(peers, i, samples, ev, looks)
+                or (
+                    len(near) >= PEERS_MIN
+                    and looks.sure[near].any()
+                    and _bare_like(_peers_of(near, samples, ev, looks), i, samples, ev, looks)
+                )
             ):
                 result[samples.ids[i]] = (None, 1.0)
                 found = True
-            elif len(bare) >= TOKEN_PEERS_MIN and _lighter_token(peers, i, ev, light, hue):
+            elif len(anchors) >= TOKEN_PEERS_MIN and _lighter_token(
+                _peers_of(anchors, samples, ev, looks), i, ev, looks
+            ):
                 colour = ev.colours[int(ev.owner_k[i])]
                 doubt = hidden_stand(ev, int(i), colour) if board.shared_spaces else 0.0
                 if 1.0 - doubt >= min_confidence:
@@ -165,21 +190,26 @@ def _nearest(board: Board, bare: np.ndarray, i: int) -> np.ndarray:
     return bare[order[dist[order] <= NEAR_REACH * float(np.partition(row, 1)[1])]]
 
 
-def _peers_of(bare, samples: SpaceLooks, ev: Evidence, light, hue) -> _Peers:
-    middle = float(np.median(hue[bare]))
-    collar = samples.collar[bare] if samples.collar is not None else np.full(len(bare), np.nan)
+def _peers_of(bare: np.ndarray, samples: SpaceLooks, ev: Evidence, looks: _Looks) -> _Peers:
+    """The range of light and chroma over the group; its hue, evenness and collar over the
+    holes in it read bare with confidence (a group always holds one)."""
+    light, hue = looks.light, looks.hue
+    sure = bare[looks.sure[bare]]
+    middle = float(np.median(hue[sure]))
+    collar = samples.collar[sure] if samples.collar is not None else np.full(len(sure), np.nan)
     return _Peers(
         light=(float(light[bare].min()), float(light[bare].max())),
         chroma=(float(ev.centre_chroma[bare].min()), float(ev.centre_chroma[bare].max())),
         hue=middle,
-        hue_spread=float(max(hue_gap(float(h), middle) for h in hue[bare])),
-        uneven=float(samples.unevenness[bare].max()),
+        hue_spread=float(max(hue_gap(float(h), middle) for h in hue[sure])),
+        uneven=float(samples.unevenness[sure].max()),
         collar=float(np.min(collar)) if not np.isnan(collar).all() else float("nan"),
     )
 
 
-def _bare_like(peers: _Peers, i: int, samples: SpaceLooks, ev: Evidence, light, hue) -> bool:
+def _bare_like(peers: _Peers, i: int, samples: SpaceLooks, ev: Evidence, looks: _Looks) -> bool:
     """Does hole i look as its seat's bare holes do, where they look alike?"""
+    light, hue = looks.light, looks.hue
     (lo, hi), (c_lo, c_hi) = peers.light, peers.chroma
     if hi - lo > ALIKE_LIGHT or c_hi - c_lo > ALIKE_CHROMA:
         return False
@@ -193,8 +223,9 @@ def _bare_like(peers: _Peers, i: int, samples: SpaceLooks, ev: Evidence, light, 
     )
 
 
-def _lighter_token(peers: _Peers, i: int, ev: Evidence, light, hue) -> bool:
+def _lighter_token(peers: _Peers, i: int, ev: Evidence, looks: _Looks) -> bool:
     """Is hole i far lighter than all its seat's bare holes, in their hue and no greyer?"""
+    light, hue = looks.light, looks.hue
     lo, hi = peers.light
     return bool(
         light[i] - hi > PEER_LIGHTER + PEER_SPREAD_ROOM * (hi - lo)
