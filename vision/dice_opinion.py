@@ -58,6 +58,11 @@ BARS_ALIKE_DEG = 20.0
 # sides of a network's face's middle must be held by the network's value
 STRONG_FACE = 0.5
 COUNTER_MIDDLE = 0.3
+# in a photo of unknown scale the network reads a face alone only where the pip finder
+# found none of its pips (blurred beyond finding) or at least this fraction of its value
+# (measured, faces it read right in the real photos: at least 0.67; print and a side
+# face's pips it read wrong on the drawn sweep: 0.17 to 0.33)
+FEWEST_FOUND = 0.5
 # the least pip radius of a face, as a fraction of its side (dice: 0.07 to 0.15)
 LEAST_PIP = 0.045
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
@@ -265,12 +270,13 @@ def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
     """Did the pip counter fit a strong face (its layout and bare body fit, declined only in
     doubt) of another value in the middle of the network's face? The counter does not invent
     a layout: a strong three is no six (a six has no middle pip), whatever the network sees
-    around it (a small die's top and side faces together). Nor does a strong face hide lost
+    around it (a small die's top and side faces together), nor a strong one (one pip on
+    bare body) a two made of its pip and its side face's. Nor does a strong face hide lost
     pips: its bare-body check found bare body on every spot of its pip grid where it has no
     pip, the spots where a value holding its pips (a six round a four) has its others."""
     reach = COUNTER_MIDDLE * find.size
     for f in faces:
-        if len(f["idx"]) < 2 or f.get("strength", 0.0) < STRONG_FACE:
+        if not f["idx"] or f.get("strength", 0.0) < STRONG_FACE:
             continue
         cx, cy, _ = _box_start(f)
         if abs(cx - find.cx) > reach or abs(cy - find.cy) > reach:
@@ -315,6 +321,17 @@ def _all_pips_alike(clear: list[Pip], value: int) -> bool:
         return False
     wh = cov_whitener(np.mean([p.cov() for p in clear], axis=0))
     return all(fits_ellipse(q, wh) for q in clear)
+
+
+def _too_few_pips_found(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
+    """Did the pip finder find some of the face's pips, but fewer than half its value (a
+    drawn-out blob counting as two pips run together)? Blur that hides pips from the finder
+    hides all or most of them alike, and smears pairs of them into bars; a blob or two where
+    the network reads a three or a six is print (letters, a line with dots on it) or a
+    side face's pips, which it took for a face of the size it learnt."""
+    clear = _clear_pips_on(face, pips)
+    found = sum(2 if p.elongation >= DRAWN_OUT_PIP else 1 for p in clear)
+    return 0 < found < FEWEST_FOUND * value
 
 
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
@@ -460,6 +477,7 @@ def combine(
             continue
         if not square_view and (
             _counter_disagrees(g, faces)
+            or _too_few_pips_found(here, pips, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
             or _no_face_there(here, faces)
         ):
