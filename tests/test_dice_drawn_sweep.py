@@ -141,3 +141,20 @@ def test_a_strong_one_is_no_two_of_the_network():
     # a two where the pip counter had fitted a strong one (one pip on bare body)
     crop = _drawn_crop("manji", 111 * 7919 + 10, 1, 40, (1.0, 4.0), noise_seed=0)
     assert _values(crop) in ([1], [])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px, look, noise_seed",
+    [
+        # a side face seen low, its three pips sharp, read as a three beside the one on top
+        ("playground-battles", 209 * 7919 + 7, 1, 40, (0.0, 0.0), 0),
+        # a two's (a three's) pips and its side face's, sharp enough, read as a six
+        ("playground-battles", 106 * 7919 + 11, 2, 40, (1.0, 4.0), 2),
+        ("manji", 301 * 7919 + 10, 3, 32, (1.0, 4.0), 0),
+    ],
+)
+def test_the_network_reads_no_value_of_sharp_pips_the_counter_did_not_fit(
+    game, table_seed, value, die_px, look, noise_seed
+):
+    crop = _drawn_crop(game, table_seed, value, die_px, look, noise_seed)
+    assert _values(crop) in ([value], [])

@@ -63,6 +63,9 @@ COUNTER_MIDDLE = 0.3
 # (measured, faces it read right in the real photos: at least 0.67; print and a side
 # face's pips it read wrong on the drawn sweep: 0.17 to 0.33)
 FEWEST_FOUND = 0.5
+# pips at least this dark against the body around them, as a fraction of its brightness,
+# are sharp (as the pip counter's DiceConfig.sharp_contrast): the counter sees them all
+SHARP_PIPS = 0.5
 # the least pip radius of a face, as a fraction of its side (dice: 0.07 to 0.15)
 LEAST_PIP = 0.045
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
@@ -334,6 +337,27 @@ def _too_few_pips_found(face: tuple[float, float, float], pips: list[Pip], value
     return 0 < found < FEWEST_FOUND * value
 
 
+def _sharp_pips_counted_otherwise(
+    face: tuple[float, float, float], pips: list[Pip], faces: list[dict], value: int
+) -> bool:
+    """Are the face's pips sharp and round (none smeared), yet the pip counter fitted no
+    face of the network's value there? The network is there to read the dice the counter
+    cannot (blurred, smeared, tiny). Where the pips are sharp the counter sees each of them;
+    a value it did not fit is the network's guess from the whole picture: a two's pips and
+    its side face's read as a six, a side face seen low as a three (the faces it read right
+    alone in the real photos are blurred, their pips at most 0.4 as dark as sharp ones, or
+    smeared, or the counter fitted their value)."""
+    clear = _clear_pips_on(face, pips)
+    if not clear or any(p.elongation >= DRAWN_OUT_PIP for p in clear):
+        return False
+    if float(np.median([p.contrast / max(p.body, 1.0) for p in clear])) < SHARP_PIPS:
+        return False
+    return not any(
+        f["idx"] and f["value"] == value and not f.get("no_face") and _near(face, _box_start(f))
+        for f in faces
+    )
+
+
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     """Are the pips on the face too small for it? A die's pips span at least 0.045 of its
     side in radius: tiny blobs in a big face are a far smaller die, or print, that the
@@ -478,6 +502,7 @@ def combine(
         if not square_view and (
             _counter_disagrees(g, faces)
             or _too_few_pips_found(here, pips, g.opinion.value)
+            or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
             or _no_face_there(here, faces)
         ):
