@@ -108,7 +108,7 @@ def test_a_pip_count_stands_where_the_network_sees_fewer_pips_or_no_face_on_a_on
 def test_the_network_reads_a_die_the_counter_doubted(network):
     network[(300, 240)] = (302, 238, 44, _opinion(6, 0.995))
     faces = [_face(1, 300, 240, conf=0.1)]  # a blurred six read as a doubtful one
-    out = combine([_blurred_pip(300, 240), _blurred_pip(300, 228)], faces)
+    out = combine([_blurred_pip(300, 228), _blurred_pip(300, 240), _blurred_pip(300, 252)], faces)
     assert _values(out) == [(6, True)]
     assert out[0]["box"] == pytest.approx((280, 216, 324, 260))
 

@@ -329,12 +329,19 @@ def _all_pips_alike(clear: list[Pip], value: int) -> bool:
 def _too_few_pips_found(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
     """Did the pip finder find some of the face's pips, but fewer than half its value (a
     drawn-out blob counting as two pips run together)? Blur that hides pips from the finder
-    hides all or most of them alike, and smears pairs of them into bars; a blob or two where
+    hides all or most of them alike, and smears pairs of them into bars (a thin stroke is
+    no such bar: :func:`_pips_run_together`); a blob or two where
     the network reads a three or a six is print (letters, a line with dots on it) or a
     side face's pips, which it took for a face of the size it learnt."""
     clear = _clear_pips_on(face, pips)
-    found = sum(2 if p.elongation >= DRAWN_OUT_PIP else 1 for p in clear)
+    found = sum(2 if _pips_run_together(p, face[2]) else 1 for p in clear)
     return 0 < found < FEWEST_FOUND * value
+
+
+def _pips_run_together(p: Pip, side: float) -> bool:
+    """Is the blob drawn out and as wide across as a pip of a face of ``side`` pixels (pips
+    smeared together), not a thin stroke (a printed line, a letter)?"""
+    return p.elongation >= DRAWN_OUT_PIP and p.minor >= LEAST_PIP * side
 
 
 def _sharp_pips_counted_otherwise(
