@@ -33,6 +33,15 @@ OVERRULE = 0.99
 # pips at which it disputes a pip count (the counter's wrong values on the drawn sweep's
 # development seeds: 0.87-0.99; every count read right in the real photos: undisputed)
 DISPUTE = 0.8
+# a one's pip at least this dark against the body around it, as a fraction of its
+# brightness, is crisp: a one the network sees no top face on stands only then (the ones
+# read right in the real photos that it disputes: 0.72-0.75; twos read as ones on the
+# drawn sweep, a blurred second pip merged into the side face's edge: 0.48-0.53)
+CRISP_ONE = 0.6
+# ... and the network's probability of no top face at which it disputes a one less crisp
+# (those twos read as ones: 0.80-0.94; the one read right in the real photos whose pip
+# is least crisp, 0.59, it sees no face with 0.70)
+DISPUTE_ONE = 0.75
 # the faces whose pips include all of a face's pips at the same face size: a pip counter
 # that lost pips of one of them sees that face
 HOLDING = {1: (3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6), 5: (), 6: ()}
@@ -374,7 +383,7 @@ def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     return bool(radii) and float(np.median(radii)) < LEAST_PIP * face[2]
 
 
-def _network_disputes(grey: np.ndarray, face: dict, here: FaceFind) -> bool:
+def _network_disputes(grey: np.ndarray, face: dict, here: FaceFind, pips: list[Pip]) -> bool:
     """Is the network, looking where the pip counter found the face (turned four ways),
     fairly sure (:data:`DISPUTE`) that it shows no top face or more pips? In a photo of
     unknown scale the counter alone has given wrong values just there: a side face taken
@@ -382,14 +391,28 @@ def _network_disputes(grey: np.ndarray, face: dict, here: FaceFind) -> bool:
     run together as a five. Such a die is declined: each reader alone errs, and a value
     stands only where they do not contradict each other. A network that sees fewer pips
     does not dispute (the counter checks each pip it counts against the image; the network
-    errs so beside a touching die), nor one that sees no face on a one (it says so of 4 of
-    the 153 ones read right in the real photos: one pip leaves it little to go by)."""
+    errs so beside a touching die), nor one that sees no face on a one whose pip is crisp
+    (it says so of 4 of the 153 ones read right in the real photos: one pip leaves it
+    little to go by; see :func:`_blurred_one`)."""
     seen = steady_opinion(grey, here)
+    if seen.value == 0 and seen.probability >= DISPUTE_ONE and _blurred_one(face, pips):
+        return True  # little backs a blurred one: less doubt is enough
     if seen.probability < DISPUTE:
         return False
     if seen.value == 0:
         return face["value"] != 1
     return seen.value > face["value"]
+
+
+def _blurred_one(face: dict, pips: list[Pip]) -> bool:
+    """Is the face a one whose pip is less than crisp (:data:`CRISP_ONE`)? Blur that softens
+    the pip can merge a two's other pip into its side face's dark edge, where the counter
+    sees bare body and no partner: then the network's "no top face" (:data:`DISPUTE_ONE`)
+    is not overruled."""
+    if face["value"] != 1 or not face["idx"]:
+        return False
+    p = pips[face["idx"][0]]
+    return p.contrast / max(p.body, 1.0) < CRISP_ONE
 
 
 def _face_of(find: FaceFind) -> dict:
@@ -463,7 +486,9 @@ def combine(
             for own, here in zip(owns, heres, strict=True)
         ]
         # with the scale unknown, a count the network disputes does not stand
-        disputed = [_network_disputes(grey, f, here) for f, here in zip(sure, heres, strict=True)]
+        disputed = [
+            _network_disputes(grey, f, here, pips) for f, here in zip(sure, heres, strict=True)
+        ]
     read = sorted(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
         key=lambda f: -f.opinion.probability,
