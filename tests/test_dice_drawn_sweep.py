@@ -37,8 +37,9 @@ def test_a_pattern_of_far_bigger_spots_does_not_outrank_a_die_as_its_top_face():
     # a five at 40 px beside a tray whose board prints four red discs in a square: the
     # discs, pips three times the five's, were taken for the die's top face and the five
     # for its side face; the network then read the five with its side face's pip as a six
+    # (the network, which sees the six, now has the five declined: no other value is read)
     crop = _drawn_crop("manipulation", 13 * 7919 + 5, 5, 40, (0.0, 0.0))
-    assert _values(crop) == [5]
+    assert _values(crop) in ([5], [])
 
 
 def test_dark_red_discs_are_no_pips_of_a_white_die():
@@ -100,3 +101,70 @@ def test_a_ones_pip_and_its_side_faces_pip_are_no_two(name, die_px):
         readings = read_dice(img)
         for i, j in match(readings, moved):
             assert readings[i].value == moved[j].value, (name, seed, readings[i], moved[j])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px",
+    [
+        # a six seen low, its pip columns run together: the counter read a five where the
+        # network saw a six (sweep seed 109)
+        ("aggravation", 109 * 7919 + 0, 6, 32),
+        # a six seen low beside a side face: the counter read a three or a four from part
+        # of it where the network saw no top face (sweep seed 306)
+        ("playground-battles", 306 * 7919 + 7, 6, 40),
+        ("manipulation", 306 * 7919 + 1, 6, 32),
+    ],
+)
+def test_a_pip_count_the_network_disputes_is_declined(game, table_seed, value, die_px):
+    crop = _drawn_crop(game, table_seed, value, die_px, (0.0, 0.0))
+    assert _values(crop) in ([value], [])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px, look, noise_seed",
+    [
+        # the board's print beside the tray ("RED DICE TRAY" in small letters) read as a six
+        # by the network alone: the pip finder found one blob there, or two
+        ("manipulation", 303 * 7919 + 9, 5, 32, (0.0, 0.0), 0),
+        ("manipulation", 202 * 7919 + 9, 2, 40, (1.0, 4.0), 3),
+        # a printed line beside a four read as a three: one thin stroke, no pips run together
+        ("playground-battles", 304 * 7919 + 7, 4, 24, (1.0, 4.0), 3),
+    ],
+)
+def test_the_network_reads_no_face_where_the_pip_finder_found_too_few_pips(
+    game, table_seed, value, die_px, look, noise_seed
+):
+    crop = _drawn_crop(game, table_seed, value, die_px, look, noise_seed)
+    assert _values(crop) in ([value], [])
+
+
+def test_a_strong_one_is_no_two_of_the_network():
+    # a one at 40 px, blurred, seen low: the network read its pip and its side face's as
+    # a two where the pip counter had fitted a strong one (one pip on bare body)
+    crop = _drawn_crop("manji", 111 * 7919 + 10, 1, 40, (1.0, 4.0), noise_seed=0)
+    assert _values(crop) in ([1], [])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px, look, noise_seed",
+    [
+        # a side face seen low, its three pips sharp, read as a three beside the one on top
+        ("playground-battles", 209 * 7919 + 7, 1, 40, (0.0, 0.0), 0),
+        # a two's (a three's) pips and its side face's, sharp enough, read as a six
+        ("playground-battles", 106 * 7919 + 11, 2, 40, (1.0, 4.0), 2),
+        ("manji", 301 * 7919 + 10, 3, 32, (1.0, 4.0), 0),
+    ],
+)
+def test_the_network_reads_no_value_of_sharp_pips_the_counter_did_not_fit(
+    game, table_seed, value, die_px, look, noise_seed
+):
+    crop = _drawn_crop(game, table_seed, value, die_px, look, noise_seed)
+    assert _values(crop) in ([value], [])
+
+
+@pytest.mark.parametrize("die_px, noise_seed", [(32, 0), (24, 0), (24, 3)])
+def test_a_blurred_one_the_network_sees_no_face_on_is_declined(die_px, noise_seed):
+    # a two seen low, blurred: its second pip merged into the side face's dark edge and
+    # the counter read a one, where the network saw no top face (sweep seed 207)
+    crop = _drawn_crop("playground-battles", 207 * 7919 + 3, 2, die_px, (1.0, 4.0), noise_seed)
+    assert _values(crop) in ([2], [])

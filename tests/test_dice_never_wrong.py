@@ -32,10 +32,11 @@ def test_drawn_dice_in_a_tray_crop_are_right_or_declined_at_every_scale():
                 got = [r.value for r in read_dice(crop)] if min(crop.shape[:2]) >= 16 else []
                 assert got in ([value], []), (name, die_px, look, value, got)
                 read[die_px] = read.get(die_px, 0) + bool(got)
-    # the reader still reads drawn dice at a fair size (measured: 5 of 8 at 40 px, 5 at 32
-    # px, 6 at 24 px; none below). On the code before the checks of this file's commit a
-    # crop here was read wrong (a one at 40 px read as a two)
-    assert read[40] + read[32] >= 6, read
+    # the reader still reads drawn dice at a fair size (measured: 2 of 8 at 40 px, 3 at 32
+    # px, 3 at 24 px; none below: 5, 5 and 6 before pip counts the face network disputes
+    # were declined). On the code before the checks of this file's commit a crop here was
+    # read wrong (a one at 40 px read as a two)
+    assert read[40] + read[32] >= 4, read
 
 
 def test_real_photos_shrunk_are_right_or_declined_at_every_scale():

@@ -6,6 +6,7 @@ they are combined so that neither can announce a wrong value on its own:
 
 - a face the pip counter is sure of stands, unless the network is sure it shows more pips
   (the counter lost some) or no top face at all (a side face): then neither is believed;
+  in a photo of unknown scale the network need only be fairly sure (turned four ways);
 - where the pip counter is unsure or found no face, the network may read the die, starting
   from the pips and doubtful faces the counter did find (and from bars of pips smeared
   together), if it is very sure (in four turned looks too), the face lies wholly in the
@@ -28,6 +29,19 @@ from vision.pips import Pip, cov_whitener, fits_ellipse
 READ_ALONE = 0.98
 # the network's probability of another value needed to overrule a sure pip count
 OVERRULE = 0.99
+# in a photo of unknown scale, the network's steady probability of no top face or of more
+# pips at which it disputes a pip count (the counter's wrong values on the drawn sweep's
+# development seeds: 0.87-0.99; every count read right in the real photos: undisputed)
+DISPUTE = 0.8
+# a one's pip at least this dark against the body around it, as a fraction of its
+# brightness, is crisp: a one the network sees no top face on stands only then (the ones
+# read right in the real photos that it disputes: 0.72-0.75; twos read as ones on the
+# drawn sweep, a blurred second pip merged into the side face's edge: 0.48-0.53)
+CRISP_ONE = 0.6
+# ... and the network's probability of no top face at which it disputes a one less crisp
+# (those twos read as ones: 0.80-0.94; the one read right in the real photos whose pip
+# is least crisp, 0.59, it sees no face with 0.70)
+DISPUTE_ONE = 0.75
 # the faces whose pips include all of a face's pips at the same face size: a pip counter
 # that lost pips of one of them sees that face
 HOLDING = {1: (3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6), 5: (), 6: ()}
@@ -53,6 +67,14 @@ BARS_ALIKE_DEG = 20.0
 # sides of a network's face's middle must be held by the network's value
 STRONG_FACE = 0.5
 COUNTER_MIDDLE = 0.3
+# in a photo of unknown scale the network reads a face alone only where the pip finder
+# found none of its pips (blurred beyond finding) or at least this fraction of its value
+# (measured, faces it read right in the real photos: at least 0.67; print and a side
+# face's pips it read wrong on the drawn sweep: 0.17 to 0.33)
+FEWEST_FOUND = 0.5
+# pips at least this dark against the body around them, as a fraction of its brightness,
+# are sharp (as the pip counter's DiceConfig.sharp_contrast): the counter sees them all
+SHARP_PIPS = 0.5
 # the least pip radius of a face, as a fraction of its side (dice: 0.07 to 0.15)
 LEAST_PIP = 0.045
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
@@ -260,12 +282,13 @@ def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
     """Did the pip counter fit a strong face (its layout and bare body fit, declined only in
     doubt) of another value in the middle of the network's face? The counter does not invent
     a layout: a strong three is no six (a six has no middle pip), whatever the network sees
-    around it (a small die's top and side faces together). Nor does a strong face hide lost
+    around it (a small die's top and side faces together), nor a strong one (one pip on
+    bare body) a two made of its pip and its side face's. Nor does a strong face hide lost
     pips: its bare-body check found bare body on every spot of its pip grid where it has no
     pip, the spots where a value holding its pips (a six round a four) has its others."""
     reach = COUNTER_MIDDLE * find.size
     for f in faces:
-        if len(f["idx"]) < 2 or f.get("strength", 0.0) < STRONG_FACE:
+        if not f["idx"] or f.get("strength", 0.0) < STRONG_FACE:
             continue
         cx, cy, _ = _box_start(f)
         if abs(cx - find.cx) > reach or abs(cy - find.cy) > reach:
@@ -312,6 +335,45 @@ def _all_pips_alike(clear: list[Pip], value: int) -> bool:
     return all(fits_ellipse(q, wh) for q in clear)
 
 
+def _too_few_pips_found(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
+    """Did the pip finder find some of the face's pips, but fewer than half its value (a
+    drawn-out blob counting as two pips run together)? Blur that hides pips from the finder
+    hides all or most of them alike, and smears pairs of them into bars (a thin stroke is
+    no such bar: :func:`_pips_run_together`); a blob or two where
+    the network reads a three or a six is print (letters, a line with dots on it) or a
+    side face's pips, which it took for a face of the size it learnt."""
+    clear = _clear_pips_on(face, pips)
+    found = sum(2 if _pips_run_together(p, face[2]) else 1 for p in clear)
+    return 0 < found < FEWEST_FOUND * value
+
+
+def _pips_run_together(p: Pip, side: float) -> bool:
+    """Is the blob drawn out and as wide across as a pip of a face of ``side`` pixels (pips
+    smeared together), not a thin stroke (a printed line, a letter)?"""
+    return p.elongation >= DRAWN_OUT_PIP and p.minor >= LEAST_PIP * side
+
+
+def _sharp_pips_counted_otherwise(
+    face: tuple[float, float, float], pips: list[Pip], faces: list[dict], value: int
+) -> bool:
+    """Are the face's pips sharp and round (none smeared), yet the pip counter fitted no
+    face of the network's value there? The network is there to read the dice the counter
+    cannot (blurred, smeared, tiny). Where the pips are sharp the counter sees each of them;
+    a value it did not fit is the network's guess from the whole picture: a two's pips and
+    its side face's read as a six, a side face seen low as a three (the faces it read right
+    alone in the real photos are blurred, their pips at most 0.4 as dark as sharp ones, or
+    smeared, or the counter fitted their value)."""
+    clear = _clear_pips_on(face, pips)
+    if not clear or any(p.elongation >= DRAWN_OUT_PIP for p in clear):
+        return False
+    if float(np.median([p.contrast / max(p.body, 1.0) for p in clear])) < SHARP_PIPS:
+        return False
+    return not any(
+        f["idx"] and f["value"] == value and not f.get("no_face") and _near(face, _box_start(f))
+        for f in faces
+    )
+
+
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     """Are the pips on the face too small for it? A die's pips span at least 0.045 of its
     side in radius: tiny blobs in a big face are a far smaller die, or print, that the
@@ -319,6 +381,38 @@ def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     read as one die filling it). Faint specks do not count."""
     radii = [p.radius for p in _clear_pips_on(face, pips)]
     return bool(radii) and float(np.median(radii)) < LEAST_PIP * face[2]
+
+
+def _network_disputes(grey: np.ndarray, face: dict, here: FaceFind, pips: list[Pip]) -> bool:
+    """Is the network, looking where the pip counter found the face (turned four ways),
+    fairly sure (:data:`DISPUTE`) that it shows no top face or more pips? In a photo of
+    unknown scale the counter alone has given wrong values just there: a side face taken
+    for the top of a die seen low, part of a six read as a three or four, a six's columns
+    run together as a five. Such a die is declined: each reader alone errs, and a value
+    stands only where they do not contradict each other. A network that sees fewer pips
+    does not dispute (the counter checks each pip it counts against the image; the network
+    errs so beside a touching die), nor one that sees no face on a one whose pip is crisp
+    (it says so of 4 of the 153 ones read right in the real photos: one pip leaves it
+    little to go by; see :func:`_blurred_one`)."""
+    seen = steady_opinion(grey, here)
+    if seen.value == 0 and seen.probability >= DISPUTE_ONE and _blurred_one(face, pips):
+        return True  # little backs a blurred one: less doubt is enough
+    if seen.probability < DISPUTE:
+        return False
+    if seen.value == 0:
+        return face["value"] != 1
+    return seen.value > face["value"]
+
+
+def _blurred_one(face: dict, pips: list[Pip]) -> bool:
+    """Is the face a one whose pip is less than crisp (:data:`CRISP_ONE`)? Blur that softens
+    the pip can merge a two's other pip into its side face's dark edge, where the counter
+    sees bare body and no partner: then the network's "no top face" (:data:`DISPUTE_ONE`)
+    is not overruled."""
+    if face["value"] != 1 or not face["idx"]:
+        return False
+    p = pips[face["idx"][0]]
+    return p.contrast / max(p.body, 1.0) < CRISP_ONE
 
 
 def _face_of(find: FaceFind) -> dict:
@@ -363,6 +457,7 @@ def combine(
     as doubtful. ``face_px``: a face's side in pixels, when the scale is known;
     ``square_view``: the photo is a view square to the table (a tray's top view)."""
     sure = [f for f in faces if f["confidence"] >= sure_at]
+    disputed = [False] * len(sure)
     if square_view:
         # the die's size is known and the view square: the network looks at each sure face
         # where the counter found it (no walk), and searches only from what lies clear of
@@ -390,12 +485,19 @@ def combine(
             here if here.opinion.value == 0 and here.opinion.probability >= OVERRULE else own
             for own, here in zip(owns, heres, strict=True)
         ]
+        # with the scale unknown, a count the network disputes does not stand
+        disputed = [
+            _network_disputes(grey, f, here, pips) for f, here in zip(sure, heres, strict=True)
+        ]
     read = sorted(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
         key=lambda f: -f.opinion.probability,
     )
     kept, doubted = [], []
-    for f, own in zip(sure, owns, strict=True):
+    for f, own, against_it in zip(sure, owns, disputed, strict=True):
+        if against_it:
+            doubted.append(f)
+            continue
         if own is None:
             kept.append(f)  # no value of the network's may veto it
             continue
@@ -431,6 +533,8 @@ def combine(
             continue
         if not square_view and (
             _counter_disagrees(g, faces)
+            or _too_few_pips_found(here, pips, g.opinion.value)
+            or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
             or _no_face_there(here, faces)
         ):
