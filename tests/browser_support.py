@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from webui.serve import make_server
+from tests.live_server import served  # noqa: F401  (the browser tests' served app)
 
 CHROMIUM = os.environ.get("BOARDREF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
@@ -51,24 +49,6 @@ def launched(sync_api) -> Iterator:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
-
-
-def _run(server) -> None:
-    try:
-        server.run()
-    except (OSError, ValueError):  # the loop notices the closed socket as the test ends
-        pass
-
-
-@contextmanager
-def served(app, threads: int = 12) -> Iterator[str]:
-    """The app on a free loopback port, served by waitress in a thread; yields its URL."""
-    server = make_server(app, port=0, threads=threads)
-    threading.Thread(target=_run, args=(server,), daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        server.close()
 
 
 def count_handled_answers(page) -> None:

@@ -73,15 +73,14 @@ def test_help_lists_every_contract_command(capsys):
 
 def test_roll_url_asks_a_running_appliance(capsys):
     """`boardref roll --url` rolls on the appliance exactly as its button does."""
-    import threading
-
     from tests.fake_table import FakeTable
+    from tests.live_server import start
     from webui import create_app
     from webui.serve import make_server
 
     table = FakeTable(pin="1234", seed=3, options={"opening": "first-seat"})
     server = make_server(create_app({"SECRET_KEY": "t"}, table=table), port=0, threads=4)
-    threading.Thread(target=server.run, daemon=True).start()
+    start(server)
     try:
         url = f"http://127.0.0.1:{server.effective_port}"
         code, out, _ = run(capsys, "roll", "--url", url, "--json")

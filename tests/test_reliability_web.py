@@ -5,12 +5,12 @@ few wrong guesses, and a live-events client that hangs up frees its slot at once
 from __future__ import annotations
 
 import socket
-import threading
 
 import pytest
 
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
+from tests.live_server import start
 from tests.waiting import wait_until
 from webui import create_app
 from webui.security import PinGuard
@@ -215,7 +215,7 @@ def waitress_site():
         table=table,
     )
     server = make_server(app, port=0, threads=6)
-    threading.Thread(target=server.run, daemon=True).start()
+    start(server)
     yield app, table, server.effective_port
     server.close()
 

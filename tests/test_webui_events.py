@@ -2,12 +2,12 @@
 
 import http.client
 import json
-import threading
 import time
 
 import pytest
 
 from tests.fake_table import FakeTable
+from tests.live_server import start
 from webui import create_app
 from webui.serve import make_server
 
@@ -100,8 +100,7 @@ def live_server():
     table = FakeTable(seed=3, options={"opening": "first-seat"})
     app = create_app({"SECRET_KEY": "x", "SSE_KEEPALIVE": 0.2, "SSE_MAX_AGE": 10.0}, table=table)
     server = make_server(app, port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    start(server)
     yield table, server.effective_port
     server.close()
 
