@@ -154,31 +154,41 @@ def _peer_round(
         # (the holes read bare: with confidence, or by their peers in an earlier pass)
         bare = np.array([i for i in seat if _surely_empty(result, samples.ids[i], min_confidence)])
         peers = _peers_of(bare, samples, ev, looks)
+        tokens_by = (
+            _peers_of(anchors, samples, ev, looks) if len(anchors) >= TOKEN_PEERS_MIN else None
+        )
+        lightest_sure = looks.light[anchors].max()
         for i in np.intersect1d(seat, unclear):
             if ev.owner_k[i] < 0 or not samples.valid[i] or looks.foreign[i]:
                 continue
-            near = _nearest(board, bare, int(i))
             # (never, through holes read by their peers, one far lighter than every hole read
             # bare with confidence: a token's step, not the light's)
-            far_lighter = looks.light[i] - looks.light[anchors].max() >= PEER_LIGHTER
+            far_lighter = looks.light[i] - lightest_sure >= PEER_LIGHTER
             if not far_lighter and (
                 _bare_like(peers, i, samples, ev, looks)
-                or (
-                    len(near) >= PEERS_MIN
-                    and looks.sure[near].any()
-                    and _bare_like(_peers_of(near, samples, ev, looks), i, samples, ev, looks)
-                )
+                or _bare_like_nearest(board, bare, i, samples, ev, looks)
             ):
                 result[samples.ids[i]] = (None, 1.0)
                 found = True
-            elif len(anchors) >= TOKEN_PEERS_MIN and _lighter_token(
-                _peers_of(anchors, samples, ev, looks), i, ev, looks
-            ):
+            elif tokens_by is not None and _lighter_token(tokens_by, i, ev, looks):
                 colour = ev.colours[int(ev.owner_k[i])]
                 doubt = hidden_stand(ev, int(i), colour) if board.shared_spaces else 0.0
                 if 1.0 - doubt >= min_confidence:
                     result[samples.ids[i]] = (colour, 1.0 - doubt)
     return found
+
+
+def _bare_like_nearest(
+    board: Board, bare: np.ndarray, i: int, samples: SpaceLooks, ev: Evidence, looks: _Looks
+) -> bool:
+    """Does hole i look as the seat's bare holes nearest it do (PEERS_MIN of them at least,
+    one read with confidence)?"""
+    near = _nearest(board, bare, int(i))
+    return (
+        len(near) >= PEERS_MIN
+        and bool(looks.sure[near].any())
+        and _bare_like(_peers_of(near, samples, ev, looks), i, samples, ev, looks)
+    )
 
 
 def _nearest(board: Board, bare: np.ndarray, i: int) -> np.ndarray:
