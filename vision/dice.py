@@ -1488,7 +1488,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     # box of the face: the face square's circumcircle mapped to the image
     ext = np.sqrt(np.diag(inv @ inv.T)) * half
     box = (centre[0] - ext[0], centre[1] - ext[1], centre[0] + ext[0], centre[1] + ext[1])
-    contrast = float(np.min([p.contrast / max(p.body, 1.0) for p in ps]))
+    contrast = float(np.min([p.darkness for p in ps]))
     sharp = _unit((contrast - 0.3) / (config.sharp_contrast - 0.3))
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp, square)
     elong = float(np.mean([p.elongation for p in ps]))

@@ -366,7 +366,7 @@ def _sharp_pips_counted_otherwise(
     clear = _clear_pips_on(face, pips)
     if not clear or any(p.elongation >= DRAWN_OUT_PIP for p in clear):
         return False
-    if float(np.median([p.contrast / max(p.body, 1.0) for p in clear])) < SHARP_PIPS:
+    if float(np.median([p.darkness for p in clear])) < SHARP_PIPS:
         return False
     return not any(
         f["idx"] and f["value"] == value and not f.get("no_face") and _near(face, _box_start(f))
@@ -412,7 +412,7 @@ def _blurred_one(face: dict, pips: list[Pip]) -> bool:
     if face["value"] != 1 or not face["idx"]:
         return False
     p = pips[face["idx"][0]]
-    return p.contrast / max(p.body, 1.0) < CRISP_ONE
+    return p.darkness < CRISP_ONE
 
 
 def _face_of(find: FaceFind) -> dict:

@@ -34,6 +34,12 @@ class Pip:
     def elongation(self) -> float:
         return self.major / max(self.minor, 1e-6)
 
+    @property
+    def darkness(self) -> float:
+        """How dark it is against the body round it, as a share of the body's brightness
+        (blur softens it: sharp pips are 0.5 and more)."""
+        return self.contrast / max(self.body, 1.0)
+
     def cov(self) -> np.ndarray:
         """2x2 shape matrix (ellipse axes squared) of the pip."""
         return self._cov
