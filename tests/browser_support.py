@@ -1,4 +1,5 @@
-"""What the browser tests share: Debian's Chromium, how to launch it, and a served app.
+"""What the browser tests share: Debian's Chromium and how to launch it (the app they talk to
+is served by `tests.live_server`).
 
 Playwright's own browser download is never used; without Chromium the browser tests skip
 with a written reason (.ci/run installs it with apt).
@@ -12,8 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from tests.live_server import served  # noqa: F401  (the browser tests' served app)
 
 CHROMIUM = os.environ.get("BOARDREF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [

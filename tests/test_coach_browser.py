@@ -14,9 +14,9 @@ from tests.browser_support import (
     handled,
     launched,
     require_browser,
-    served,
 )
 from tests.fake_table import FakeTable
+from tests.live_server import served
 from tests.test_coach import _to_choice
 from webui import create_app
 

@@ -21,10 +21,10 @@ from tests.browser_support import (
     handled,
     launched,
     require_browser,
-    served,
 )
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
+from tests.live_server import served
 from webui import create_app
 
 KINDS = ("rock", "paper", "scissors")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from rules.wording import space_names
-from tests.browser_support import PHONE, SHOTS, launched, require_browser, served
+from tests.browser_support import PHONE, SHOTS, launched, require_browser
 from tests.fake_table import FakeTable
+from tests.live_server import served
 from tests.test_webui_browser import camera_frame, roll_until_move
 from webui import create_app
 

@@ -17,10 +17,10 @@ from tests.browser_support import (
     launched,
     note_live_events,
     require_browser,
-    served,
 )
 from tests.conftest import PIN
 from tests.fake_table import FakeTable
+from tests.live_server import served
 from webui import create_app
 
 sync_api = require_browser()
