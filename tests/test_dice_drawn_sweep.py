@@ -57,6 +57,14 @@ def test_one_column_of_a_six_is_no_three():
     assert _values(crop) in ([6], [])
 
 
+def test_a_six_split_into_two_threes_is_no_three_where_the_network_looks():
+    # a blurred six at 40 px: the counter fitted each column as a three and declined both
+    # (a column runs on beside its parallel one), but only the face it had doubted first
+    # was unmarked, and the network read a three there
+    crop = _drawn_crop("aggravation", 410 * 7919, 6, 40, (1.0, 4.0))
+    assert _values(crop) in ([6], [])
+
+
 def test_a_four_read_from_two_of_its_pips_is_no_two():
     # a four at 40 px, one of its columns a little shaded beside a side face: its other
     # column was read as a two (the parallel column's pips, round as the two's, differed

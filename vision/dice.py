@@ -1744,7 +1744,9 @@ def _unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     idx = face["idx"]
     if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
         return {**face, "confidence": 0.0, "no_face": True}
-    if len(idx) not in (2, 3, 4, 5, 6) or face["confidence"] <= 0:
+    # (a face already doubted is looked at too: marked as no face, the network may not read
+    # a face there either, as it did one column of a six the counter had fitted as a three)
+    if len(idx) not in (2, 3, 4, 5, 6):
         return face
     own = [pips[i] for i in idx]
     xy = np.array([[p.x, p.y] for p in own])
