@@ -65,6 +65,14 @@ def test_a_six_split_into_two_threes_is_no_three_where_the_network_looks():
     assert _values(crop) in ([6], [])
 
 
+def test_a_side_face_set_aside_is_not_read_with_the_top_faces_pip_as_a_six():
+    # a blurred one at 40 px seen low, its side face's five beside it: the counter set the
+    # five aside as a side face, and the network then read the five's pips with the one's
+    # as a six
+    crop = _drawn_crop("manipulation", 404 * 7919 + 1, 1, 40, (1.0, 4.0), noise_seed=1)
+    assert _values(crop) in ([1], [])
+
+
 def test_a_four_read_from_two_of_its_pips_is_no_two():
     # a four at 40 px, one of its columns a little shaded beside a side face: its other
     # column was read as a two (the parallel column's pips, round as the two's, differed

@@ -340,7 +340,7 @@ def _read_grey(
     if not square_view:
         faces = _ones_within_twos(grey, pips, faces, config)
         faces = _twos_spanning_too_far(faces)
-    faces = _choose_top_faces(faces, config, grey, pips)
+    faces, side_faces = _choose_top_faces(faces, config, grey, pips)
     faces = _image_consistency(faces)
     if not square_view:
         faces = [_unless_pattern_continues(f, pips) for f in faces]
@@ -355,6 +355,7 @@ def _read_grey(
             face_px=die_px,
             square_view=square_view,
             bars=bars or [],
+            side_faces=side_faces,
         )
         if not network_alone:
             faces = [f for f in faces if f["idx"]]
@@ -1933,8 +1934,10 @@ def _mean_major(f: dict, pips: list[Pip]) -> float:
 
 def _choose_top_faces(
     faces: list[dict], config: DiceConfig, grey: np.ndarray, pips: list[Pip]
-) -> list[dict]:
+) -> tuple[list[dict], list[dict]]:
     """Drop side faces: a face next to a clearly more top-like face is a side of that die.
+    Returns the faces kept and the side faces dropped (still a layout the counter fitted:
+    the network may not read their pips as part of another value's face).
 
     Distances are measured in the face's own frame (perspective undone, units of the pip grid
     half-spacing a): a face edge is 1.85a from its centre, so two top faces of touching dice
@@ -1946,7 +1949,7 @@ def _choose_top_faces(
     if config.nadir is not None:
         nadir = np.array([config.nadir[0] * grey.shape[1], config.nadir[1] * grey.shape[0]])
     down = _side_direction(faces) if nadir is None else None
-    keep = []
+    keep, sides = [], []
     # in a view square to the table a face with drawn-out pips is no top face: it outranks
     # none (a side face seen openly may look more top-like by shade and pip size)
     square = config.square_die_px is not None
@@ -1990,11 +1993,13 @@ def _choose_top_faces(
                 # two faces of one die about as top-like: without the camera's nadir nothing
                 # tells which one is the top
                 conf *= _WHICH_TOP_UNKNOWN
-        if not suppressed:
+        if suppressed:
+            sides.append(f)
+        else:
             f = dict(f)
             f["confidence"] = conf
             keep.append(f)
-    return keep
+    return keep, sides
 
 
 def _image_consistency(faces: list[dict]) -> list[dict]:

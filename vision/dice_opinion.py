@@ -280,10 +280,11 @@ def _counter_saw_more(find: FaceFind, faces: list[dict]) -> bool:
 
 def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
     """Did the pip counter fit a strong face (its layout and bare body fit, declined only in
-    doubt) of another value in the middle of the network's face? The counter does not invent
-    a layout: a strong three is no six (a six has no middle pip), whatever the network sees
-    around it (a small die's top and side faces together), nor a strong one (one pip on
-    bare body) a two made of its pip and its side face's. Nor does a strong face hide lost
+    doubt, or set aside as a side face) of another value in the middle of the network's
+    face? The counter does not invent a layout: a strong three is no six (a six has no
+    middle pip), whatever the network sees around it (a small die's top and side faces
+    together), nor a strong one (one pip on bare body) a two made of its pip and its side
+    face's. Nor does a strong face hide lost
     pips: its bare-body check found bare body on every spot of its pip grid where it has no
     pip, the spots where a value holding its pips (a six round a four) has its others."""
     reach = COUNTER_MIDDLE * find.size
@@ -450,12 +451,15 @@ def combine(
     face_px: float | None = None,
     square_view: bool = False,
     bars: list[tuple[float, float, float]] = (),
+    side_faces: list[dict] = (),
 ) -> list[dict]:
     """The faces both readers stand behind (see the module docstring). ``faces`` are the pip
     counter's, with any confidence; those at ``sure_at`` or above stand on their own. The
     result keeps the doubtful ones the network did not replace, so callers can still see them
     as doubtful. ``face_px``: a face's side in pixels, when the scale is known;
-    ``square_view``: the photo is a view square to the table (a tray's top view)."""
+    ``square_view``: the photo is a view square to the table (a tray's top view);
+    ``side_faces``: faces the counter fitted and then found to be side faces of a die (a
+    layout all the same, which the network may not read as another value)."""
     sure = [f for f in faces if f["confidence"] >= sure_at]
     disputed = [False] * len(sure)
     if square_view:
@@ -532,7 +536,7 @@ def combine(
         if _two_planes(here, pips, g.opinion.value) or _pips_too_small(here, pips):
             continue
         if not square_view and (
-            _counter_disagrees(g, faces)
+            _counter_disagrees(g, [*faces, *side_faces])
             or _too_few_pips_found(here, pips, g.opinion.value)
             or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
