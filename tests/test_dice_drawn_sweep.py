@@ -73,6 +73,13 @@ def test_a_side_face_set_aside_is_not_read_with_the_top_faces_pip_as_a_six():
     assert _values(crop) in ([1], [])
 
 
+def test_a_row_of_a_six_beside_its_other_row_half_run_together_is_no_three():
+    # a six at 32 px: two pips of its far row merged into one blob, so its near row,
+    # matched pip for pip by no pip of its shape, was read as a three
+    crop = _drawn_crop("playground-battles", 420 * 7919 + 7, 6, 32, (0.0, 0.0))
+    assert _values(crop) in ([6], [])
+
+
 def test_a_four_read_from_two_of_its_pips_is_no_two():
     # a four at 40 px, one of its columns a little shaded beside a side face: its other
     # column was read as a two (the parallel column's pips, round as the two's, differed

@@ -87,7 +87,12 @@ def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     if running_on >= 2:
         return {**face, "confidence": 0.0, "no_face": True}
     alike = [q for q in others if same_ellipse(own[0], q)]
-    if len(idx) <= 3 and alike and _parallel_line_found(xy, wh, own[0], alike, float(dist.max())):
+    runs = _pips_run_together(own, xy, others)
+    if (
+        len(idx) <= 3
+        and (alike or runs)
+        and _parallel_line_found(xy, wh, own[0], alike, runs, float(dist.max()))
+    ):
         return {**face, "confidence": 0.0, "no_face": True}
     if len(idx) == 2 and _square_corner_found(xy, wh, own, others):
         return {**face, "confidence": 0.0, "no_face": True}
@@ -115,8 +120,48 @@ def _square_corner_found(xy: np.ndarray, wh: np.ndarray, own: list[Pip], others:
     return False
 
 
+def _pips_run_together(
+    own: list[Pip], xy: np.ndarray, others: list[Pip]
+) -> list[tuple[float, float]]:
+    """Where the pips lie of each blob that is two pips of the face's kind run together
+    (blur merges a six's close pips first): a blob as dark as the face's pips
+    (:data:`_SAME_INK`), as wide across as they are, and drawn out to two of them about as
+    far apart as the face's own (at ``xy``), not more. Two discs whose centres lie d either
+    side of the middle have second moments that put the blob's long semi-axis at
+    2 sqrt(d^2 + r^2 / 4) and its short one at r, so d is half of sqrt(major^2 - minor^2)."""
+    ink = float(np.mean([p.contrast for p in own]))
+    across = (min(p.minor for p in own), max(p.major for p in own))
+    gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    step = float(gaps[gaps > 0].min())
+    spots = []
+    for q in others:
+        if q.elongation < _RUN_LEAST or q.major > _RUN_MOST * step:
+            continue
+        if not _RUN_ACROSS[0] * across[0] <= q.minor <= _RUN_ACROSS[1] * across[1]:
+            continue
+        if not _SAME_INK * ink <= q.contrast <= ink / _SAME_INK:
+            continue
+        d = 0.5 * float(np.sqrt(q.major**2 - q.minor**2))
+        ux, uy = d * np.cos(q.angle), d * np.sin(q.angle)
+        spots += [(q.x - ux, q.y - uy), (q.x + ux, q.y + uy)]
+    return spots
+
+
+# a blob is two pips run together when it is drawn out at least this much, its long
+# semi-axis at most this many times the face's pip spacing (two pips: about 1.05 of theirs;
+# three: 1.6), and as wide across as the face's pips within these factors
+_RUN_LEAST = 2.0
+_RUN_MOST = 1.25
+_RUN_ACROSS = (0.75, 1.33)
+
+
 def _parallel_line_found(
-    xy: np.ndarray, wh: np.ndarray, pip: Pip, others: list[Pip], length: float
+    xy: np.ndarray,
+    wh: np.ndarray,
+    pip: Pip,
+    others: list[Pip],
+    runs: list[tuple[float, float]],
+    length: float,
 ) -> bool:
     """Is a line of two or three pips matched, pip for pip, by found pips of just its
     shape beside it, as far out as a six's other column (0.6 to 1.7 times the line's
@@ -125,7 +170,9 @@ def _parallel_line_found(
     Round pips of about its size count too when its own are round: two faces of one die
     stand square to each other, so they never both show round pips (a face seen within
     about 40 degrees of square on shows the other's drawn out by more than
-    :data:`ROUND_TOP_PIPS`), while the pips of one face may differ that little in shape."""
+    :data:`ROUND_TOP_PIPS`), while the pips of one face may differ that little in shape.
+    ``runs``: where the pips of blobs of two of them run together lie
+    (:func:`_pips_run_together`); they match too (a six's other column half merged)."""
     round_line = pip.elongation <= ROUND_TOP_PIPS
     alike = [
         q
@@ -133,9 +180,9 @@ def _parallel_line_found(
         if same_ellipse(pip, q, PARTNER_SHAPE_TOL)
         or (round_line and q.elongation <= ROUND_TOP_PIPS and same_ellipse(pip, q))
     ]
-    if not alike:
+    if not alike and not runs:
         return False
-    oxy = np.array([[q.x, q.y] for q in alike])
+    oxy = np.array([[q.x, q.y] for q in alike] + list(runs))
     line = (xy[-1] - xy[0]) @ wh.T
     line /= max(float(np.hypot(*line)), 1e-9)
     for shift in oxy - xy[0]:

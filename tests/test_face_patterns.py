@@ -1,0 +1,49 @@
+"""A line of pips beside a line like it is a column of a bigger face, not a die's three:
+made-up pips, so the rule is checked apart from the pip finder."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.face_patterns import unless_pattern_continues
+from vision.pips import Pip
+
+R = 3.0  # the pips' radius, pixels
+INK = 120.0  # how dark they are against the body
+
+
+def _pip(x: float, y: float, major: float = R, minor: float = R, contrast: float = INK) -> Pip:
+    return Pip(x, y, np.pi * major * minor, major, minor, 0.0, contrast, 200.0)
+
+
+def _three() -> tuple[dict, list[Pip]]:
+    """A three fitted to a row of pips 10 px apart (a six's row looks just so)."""
+    pips = [_pip(100, 100), _pip(110, 100), _pip(120, 100)]
+    face = {"value": 3, "idx": [0, 1, 2], "a": 2.4, "confidence": 0.9, "wh": np.eye(2) / R}
+    return face, pips
+
+
+def _two_run_together(x: float, y: float, **kw) -> Pip:
+    """Two pips 10 px apart merged into one blob, as blur merges a six's close pips:
+    second moments of two discs at +-5 px give a long semi-axis of 2 sqrt(25 + R^2 / 4)."""
+    return _pip(x, y, major=2 * np.sqrt(25 + R**2 / 4), **kw)
+
+
+def test_a_row_beside_a_row_whose_pips_run_together_is_no_three():
+    face, pips = _three()
+    pips += [_two_run_together(105, 80), _pip(120, 80)]
+    out = unless_pattern_continues(face, pips)
+    assert out["confidence"] == 0.0 and out.get("no_face")
+
+
+def test_a_row_beside_part_of_a_row_is_still_read():
+    face, pips = _three()
+    pips += [_pip(120, 80)]  # one pip where the other row's third would be: no row
+    assert unless_pattern_continues(face, pips)["confidence"] == 0.9
+
+
+def test_a_thin_stroke_or_a_faint_blob_is_no_pips_run_together():
+    for blob in (_pip(105, 80, major=10.0, minor=1.0), _two_run_together(105, 80, contrast=40)):
+        face, pips = _three()
+        pips += [blob, _pip(120, 80)]
+        assert unless_pattern_continues(face, pips)["confidence"] == 0.9
