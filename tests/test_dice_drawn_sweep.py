@@ -80,6 +80,14 @@ def test_a_row_of_a_six_beside_its_other_row_half_run_together_is_no_three():
     assert _values(crop) in ([6], [])
 
 
+def test_a_pip_of_a_two_whose_other_pip_is_drawn_out_the_other_way_is_no_one():
+    # a two at 32 px, both its pips round but each drawn out a little its own way, so no
+    # one ellipse fitted both: the pip with its side face's pips beside it was left out
+    # and the other read as a one
+    crop = _drawn_crop("playground-battles", 422 * 7919 + 3, 2, 32, (0.0, 0.0))
+    assert _values(crop) in ([2], [])
+
+
 def test_a_four_read_from_two_of_its_pips_is_no_two():
     # a four at 40 px, one of its columns a little shaded beside a side face: its other
     # column was read as a two (the parallel column's pips, round as the two's, differed

@@ -1683,22 +1683,34 @@ _PARTNER_PIP_RADII = (2.8 * 1.6, 2.8 * 3.4)
 # ... and are seen alike (:data:`vision.face_patterns.PARTNER_SHAPE_TOL`)
 
 
+def _alike_partners(p: Pip, q: Pip) -> bool:
+    """Could two pips be of one face? Of just one shape (:data:`PARTNER_SHAPE_TOL`: a side
+    face's pips are drawn out more), or both round and about one size: a face and its side
+    face stand square to each other, so they never both show round pips, while two round
+    pips of one face may be drawn out a little each in its own direction (a two's pips at
+    1.19 and 1.12 crossed, as no one ellipse fits them)."""
+    if same_ellipse(p, q, PARTNER_SHAPE_TOL):
+        return True
+    if max(p.elongation, q.elongation) > ROUND_TOP_PIPS:
+        return False
+    return max(p.radius, q.radius) <= np.sqrt(PARTNER_SHAPE_TOL) * min(p.radius, q.radius)
+
+
 def _ones_within_twos(
     grey: np.ndarray, pips: list[Pip], faces: list[dict], config: DiceConfig
 ) -> list[dict]:
-    """In a photo of unknown scale, a lone pip is no one when it and a found pip of just
-    its shape (:data:`PARTNER_SHAPE_TOL`), as far out as a two's other pip, fit a two
-    strongly (the two's layout, its face bare all round): the pip is a two's, whose value
-    is in doubt (the two itself may have been declined as part of a bigger face). Two
-    touching ones fit no such two: the face square around their pips reaches off the
-    dice."""
+    """In a photo of unknown scale, a lone pip is no one when it and a found pip like it
+    (:func:`_alike_partners`), as far out as a two's other pip, fit a two strongly (the
+    two's layout, its face bare all round): the pip is a two's, whose value is in doubt
+    (the two itself may have been declined as part of a bigger face). Two touching ones
+    fit no such two: the face square around their pips reaches off the dice."""
     out = []
     for f in faces:
         if len(f["idx"]) == 1 and f["confidence"] > 0:
             i = f["idx"][0]
             p = pips[i]
             for j, q in enumerate(pips):
-                if j == i or not same_ellipse(p, q, PARTNER_SHAPE_TOL):
+                if j == i or not _alike_partners(p, q):
                     continue
                 reach = float(np.hypot(*(p.whitener() @ np.array([q.x - p.x, q.y - p.y]))))
                 if not _PARTNER_PIP_RADII[0] <= reach <= _PARTNER_PIP_RADII[1]:
