@@ -105,6 +105,19 @@ def test_a_pip_count_stands_where_the_network_sees_fewer_pips_or_no_face_on_a_on
     assert _values(combine([], [_face(value, 200, 200)])) == [(value, True)]
 
 
+@pytest.mark.parametrize(
+    ("faint", "sure", "stands"), [(True, 0.75, False), (True, 0.9, True), (False, 0.75, True)]
+)
+def test_a_faint_one_stands_only_where_the_network_is_fairly_sure_of_it(
+    network, faint, sure, stands
+):
+    # a lone pip the counter found faint may be a two's whose partner blur hid: a doubtful
+    # network (a blurred two read as a one at 0.71-0.79) does not make it sure
+    network[(200, 200)] = (200, 200, 40, _opinion(1, sure))
+    one = {**_face(1, 200, 200), "faint": faint}
+    assert _values(combine([], [one])) == ([(1, True)] if stands else [])
+
+
 def test_the_network_reads_a_die_the_counter_doubted(network):
     network[(300, 240)] = (302, 238, 44, _opinion(6, 0.995))
     faces = [_face(1, 300, 240, conf=0.1)]  # a blurred six read as a doubtful one

@@ -1392,6 +1392,10 @@ def _core_contrast(grey: np.ndarray, p: Pip) -> float:
     return p.body - float(core.mean()) if core.size else 0.0
 
 
+# a face's confidence falls to nothing over this much darkness below a sharp face's pips
+_FAINT_RAMP = 0.2
+
+
 def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceConfig) -> dict | None:
     k = len(idx)
     if k > 6 or k == 0:
@@ -1507,7 +1511,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         # a one seen square on: its round pip's middle tells how dark it is (see
         # _core_contrast); the body check above keeps the blob's own, stricter figure
         darkness = max(contrast, _core_contrast(grey, ps[0]) / max(ps[0].body, 1.0))
-    fit_conf *= _unit((darkness - lo) / 0.2)
+    fit_conf *= _unit((darkness - lo) / _FAINT_RAMP)
     # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
     fit_conf *= _unit((radius - config.min_pip_radius) / 1.0)
     # how strongly this face claims to be a die's top, cut or not; in a photo of unknown
@@ -1538,6 +1542,8 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "body": _median([p.body for p in ps]),
         "confidence": fit_conf,
         "strength": strength,
+        # its pips fainter than the counter asks of a sharp face: some may have been lost
+        "faint": darkness < lo + _FAINT_RAMP,
         "cut": cut,
     }
 
