@@ -105,6 +105,13 @@ def test_a_blurred_two_whose_other_pip_is_lost_is_no_one(game, table_seed, die_p
     assert _values(crop) in ([2], [])
 
 
+def test_a_column_of_a_six_whose_other_column_lost_a_pip_is_no_three():
+    # a six at 32 px, one pip of its far column lost: the near column, matched by no whole
+    # parallel line, was read as a three whose pips nearly touch (1.71 pip radii)
+    crop = _drawn_crop("aggravation", 436 * 7919 + 4, 6, 32, (0.0, 0.0))
+    assert _values(crop) in ([6], [])
+
+
 def test_a_four_read_from_two_of_its_pips_is_no_two():
     # a four at 40 px, one of its columns a little shaded beside a side face: its other
     # column was read as a two (the parallel column's pips, round as the two's, differed

@@ -18,9 +18,11 @@ from vision.top_face import ROUND_TOP_PIPS
 # are foreshortened by more than this (largest ratio of squared axes)
 PARTNER_SHAPE_TOL = 1.3
 
-# in a photo of unknown scale, a face of four or more pips whose pips lie closer than this
-# (grid half-spacing in pip radii; the shared photos' read right: at least 2.03) is
-# declined: a die's pips do not nearly touch, a board's printed spaces may
+# in a photo of unknown scale, a face of three or more pips whose pips lie closer than this
+# (grid half-spacing in pip radii; the shared photos' read right: at least 2.03, threes
+# 1.98) is declined: a die's pips do not nearly touch, a board's printed spaces may, and a
+# six's column fitted as a three lies 1/sqrt(2) as far apart as the six's own grid (the
+# drawn sweep's sixes read as threes: 1.62-1.71)
 _PLAIN_SPACING_LEAST = 1.85
 # a found pip continues a face's row, column or diagonal when it lies within this fraction
 # of the pips' spacing of the next grid spot beyond the face
@@ -35,7 +37,7 @@ SQUARE_CORNER_REACH = 0.15  # of the pips' spacing
 def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     """The face, declined where a photo of unknown scale shows a pattern bigger than a
     die's face:
-    - four or more pips set too close (:data:`_PLAIN_SPACING_LEAST`);
+    - three or more pips set too close (:data:`_PLAIN_SPACING_LEAST`);
     - a line of pips that runs on beyond the face: a pip of the same shape lies where the
       line's next pip would be, one spacing beyond (a two's or three's line, a six's
       column). No die face has more than three pips in a line: a line of same-sized spots
@@ -48,7 +50,7 @@ def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
       declined, never misread;
     - a two or three matched by a parallel line (:func:`_parallel_line_found`)."""
     idx = face["idx"]
-    if len(idx) >= 4 and face["a"] < _PLAIN_SPACING_LEAST:
+    if len(idx) >= 3 and face["a"] < _PLAIN_SPACING_LEAST:
         return {**face, "confidence": 0.0, "no_face": True}
     # (a face already doubted is looked at too: marked as no face, the network may not read
     # a face there either, as it did one column of a six the counter had fitted as a three)
