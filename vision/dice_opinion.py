@@ -284,9 +284,9 @@ def _counter_disagrees(find: FaceFind, faces: list[dict]) -> bool:
     face? The counter does not invent a layout: a strong three is no six (a six has no
     middle pip), whatever the network sees around it (a small die's top and side faces
     together), nor a strong one (one pip on bare body) a two made of its pip and its side
-    face's. Nor does a strong face hide lost
-    pips: its bare-body check found bare body on every spot of its pip grid where it has no
-    pip, the spots where a value holding its pips (a six round a four) has its others."""
+    face's. Nor does a strong face hide lost pips: its bare-body check found bare body on
+    every spot of its pip grid where it has no pip, the spots where a value holding its
+    pips (a six round a four) has its others."""
     reach = COUNTER_MIDDLE * find.size
     for f in faces:
         if not f["idx"] or f.get("strength", 0.0) < STRONG_FACE:

@@ -88,14 +88,11 @@ def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
                 running_on += 1
     if running_on >= 2:
         return {**face, "confidence": 0.0, "no_face": True}
-    alike = [q for q in others if same_ellipse(own[0], q)]
-    runs = _pips_run_together(own, xy, others)
-    if (
-        len(idx) <= 3
-        and (alike or runs)
-        and _parallel_line_found(xy, wh, own[0], alike, runs, float(dist.max()))
-    ):
-        return {**face, "confidence": 0.0, "no_face": True}
+    if len(idx) <= 3:
+        alike = [q for q in others if same_ellipse(own[0], q)]
+        runs = _run_together_spots(own, xy, others, ink)
+        if (alike or runs) and _parallel_line_found(xy, wh, own[0], alike, runs, float(dist.max())):
+            return {**face, "confidence": 0.0, "no_face": True}
     if len(idx) == 2 and _square_corner_found(xy, wh, own, others):
         return {**face, "confidence": 0.0, "no_face": True}
     return face
@@ -122,16 +119,16 @@ def _square_corner_found(xy: np.ndarray, wh: np.ndarray, own: list[Pip], others:
     return False
 
 
-def _pips_run_together(
-    own: list[Pip], xy: np.ndarray, others: list[Pip]
+def _run_together_spots(
+    own: list[Pip], xy: np.ndarray, others: list[Pip], ink: float
 ) -> list[tuple[float, float]]:
     """Where the pips lie of each blob that is two pips of the face's kind run together
-    (blur merges a six's close pips first): a blob as dark as the face's pips
-    (:data:`_SAME_INK`), as wide across as they are, and drawn out to two of them about as
-    far apart as the face's own (at ``xy``), not more. Two discs whose centres lie d either
-    side of the middle have second moments that put the blob's long semi-axis at
-    2 sqrt(d^2 + r^2 / 4) and its short one at r, so d is half of sqrt(major^2 - minor^2)."""
-    ink = float(np.mean([p.contrast for p in own]))
+    (blur merges a six's close pips first): a blob as dark as the face's pips (``ink``, their
+    mean contrast, within :data:`_SAME_INK`), as wide across as they are, and drawn out to
+    two of them about as far apart as the face's own (at ``xy``), not more. Two discs whose
+    centres lie d either side of the middle have second moments that put the blob's long
+    semi-axis at 2 sqrt(d^2 + r^2 / 4) and its short one at r, so d is half of
+    sqrt(major^2 - minor^2)."""
     across = (min(p.minor for p in own), max(p.major for p in own))
     gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
     step = float(gaps[gaps > 0].min())
@@ -174,7 +171,7 @@ def _parallel_line_found(
     about 40 degrees of square on shows the other's drawn out by more than
     :data:`ROUND_TOP_PIPS`), while the pips of one face may differ that little in shape.
     ``runs``: where the pips of blobs of two of them run together lie
-    (:func:`_pips_run_together`); they match too (a six's other column half merged)."""
+    (:func:`_run_together_spots`); they match too (a six's other column half merged)."""
     round_line = pip.elongation <= ROUND_TOP_PIPS
     alike = [
         q
