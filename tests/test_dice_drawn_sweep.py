@@ -214,3 +214,22 @@ def test_a_blurred_one_the_network_sees_no_face_on_is_declined(die_px, noise_see
     # the counter read a one, where the network saw no top face (sweep seed 207)
     crop = _drawn_crop("playground-battles", 207 * 7919 + 3, 2, die_px, (1.0, 4.0), noise_seed)
     assert _values(crop) in ([2], [])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px, look, noise_seed",
+    [
+        # a six at 24 px, blurred, in a tray edged by a dashed line: the network read three
+        # of the dashes as a three, three times over (sweep seed 445)
+        ("manipulation", 445 * 7919 + 1, 6, 24, (1.0, 4.0), 0),
+        # a one at 24 px, blurred, beside a tray's dashed edge: dashes read as a three and
+        # the one with its side faces' pips as a four (sweep seed 443)
+        ("manji", 443 * 7919 + 10, 1, 24, (1.0, 4.0), 1),
+    ],
+)
+def test_a_printed_line_is_no_face_of_the_network(
+    game, table_seed, value, die_px, look, noise_seed
+):
+    crop = _drawn_crop(game, table_seed, value, die_px, look, noise_seed)
+    assert _values(crop) in ([value], [])
+

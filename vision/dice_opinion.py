@@ -14,8 +14,9 @@ they are combined so that neither can announce a wrong value on its own:
   its middle agrees (a pip for odd values, bare for even), its pips are seen alike (not
   round ones beside drawn-out ones: a top face and a side face; pips run together into a
   bar are of one plane), the round pips it shows are all of its pips or all but one or two
-  (unless all its value's pips are there, of one shape), and it is not right beside
-  another die's face (where it could be that die's side face).
+  (unless all its value's pips are there, of one shape), no printed line runs through it
+  (a board's dotted track, a dashed line: no die face has four pips in a line), and it is
+  not right beside another die's face (where it could be that die's side face).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.die_model import FaceFind, find_faces, steady_opinion
+from vision.face_patterns import printed_line
 from vision.pips import Pip, cov_whitener, fits_ellipse
 
 # the network's probability needed to read a die the pip counter could not
@@ -549,6 +551,7 @@ def combine(
             or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
             or _no_face_there(here, faces)
+            or printed_line(here, pips, PIP_REACH)
         ):
             continue
         if square_view and _round_pips_inside(here, pips) != g.opinion.value:

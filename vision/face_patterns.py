@@ -221,3 +221,68 @@ def twos_spanning_too_far(faces: list[dict]) -> list[dict]:
                 f = {**f, "confidence": 0.0, "no_face": True}
         out.append(f)
     return out
+
+
+# no die face has more than three pips in a line: this many spots of one size, evenly
+# spaced on a line, are print (a board's track of holes)
+LINE_OF_SPOTS = 4
+# ... and this many bars, each at least DASH_LENGTH times as long as wide, end to end along
+# their own line with gaps between them, are a dashed line: a die's pips smeared along
+# their line run into one bar long before they are drawn out that far (the widest-spaced
+# pips, a four's side, touch once drawn out to about three times their width)
+DASHES = 3
+DASH_LENGTH = 3.5
+# spots of one line lie within this fraction of its spacing of their places on it, and are
+# within this ratio of each other's radius
+_LINE_REACH = 0.2
+_LINE_SIZE = 1.3
+_DASH_ALONG_DEG = 15.0
+
+
+def printed_line(face: tuple[float, float, float], pips: list[Pip], reach: float) -> bool:
+    """Do the pips within ``reach`` face sides of the face's middle (centre x, y and side)
+    include a printed line: :data:`LINE_OF_SPOTS` spots of one size evenly spaced on a line,
+    or :data:`DASHES` dashes end to end? The face network, which judges a face from the
+    whole picture, took a board's dotted track for a six and dashes for a three; the pip
+    counter fits only parts of such lines (a line running on beyond a face of three is
+    caught there, see :func:`unless_pattern_continues`, but not where the spots' shapes
+    differ a little, as a track's holes do under a slanted lamp)."""
+    x, y, side = face
+    half = reach * side
+    near = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
+    if len(near) < DASHES:
+        return False
+    xy = np.array([[p.x, p.y] for p in near])
+    for i, p in enumerate(near):
+        dash = p.elongation >= DASH_LENGTH
+        for j in range(len(near)):
+            step = xy[j] - xy[i]
+            gap = float(np.hypot(*step))
+            if j == i or gap < 2.5 * p.radius:
+                continue
+            u = step / gap
+            if dash and not _along(near[j], u):
+                continue
+            on = set()
+            for m, q in enumerate(near):
+                if not 1 / _LINE_SIZE <= q.radius / p.radius <= _LINE_SIZE:
+                    continue
+                if dash and (q.elongation < DASH_LENGTH or not _along(q, u)):
+                    continue
+                v = xy[m] - xy[i]
+                t = float(v @ u) / gap
+                off = abs(float(u[0] * v[1] - u[1] * v[0]))
+                if abs(t - round(t)) < _LINE_REACH and off < _LINE_REACH * gap:
+                    on.add(round(t))
+            run = 1
+            while run in on:
+                run += 1
+            if run >= (DASHES if dash else LINE_OF_SPOTS):
+                return True
+    return False
+
+
+def _along(p: Pip, u: np.ndarray) -> bool:
+    """Is the blob drawn out along the direction ``u``?"""
+    cos = abs(float(np.cos(p.angle) * u[0] + np.sin(p.angle) * u[1]))
+    return cos >= float(np.cos(np.radians(_DASH_ALONG_DEG)))
