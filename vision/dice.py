@@ -246,6 +246,11 @@ SMALL_PHOTO_PX = 160
 # from this size (the real photos it learnt from show dice of 15-80 px)
 MIN_FACE_PX = 24.0
 MIN_NETWORK_FACE_PX = 24.0
+# ... and in a photo of unknown scale, where nothing bounds what the network takes for a
+# face, only from this size: below it the drawn sweep's network-alone readings took a side
+# face's pips for the top's (a one read as a four at 28-30 px: 4 of 17 such readings
+# wrong), while every face it read alone right in the real photos spans 35 px or more
+MIN_PLAIN_NETWORK_FACE_PX = 32.0
 # ... and the pip counter reads a face only from pips of at least this radius in the photo
 # (two touching ones seen smaller than that blur into a two)
 MIN_PIP_PX = 1.5
@@ -367,10 +372,11 @@ def _read_grey(
     # in the photo's own pixels: too small a face is declined, and the network may read a
     # face alone only where it saw dice of the size it learnt from (tiny enlarged dice, two
     # touching ones, may look to it like one bigger face)
+    network_least = MIN_NETWORK_FACE_PX if die_px is not None else MIN_PLAIN_NETWORK_FACE_PX
     faces = [
         f
         for f in faces
-        if _box_side(f["box"]) / scale >= (MIN_FACE_PX if f["idx"] else MIN_NETWORK_FACE_PX)
+        if _box_side(f["box"]) / scale >= (MIN_FACE_PX if f["idx"] else network_least)
         and (not f["idx"] or f["radius"] / scale >= MIN_PIP_PX)
     ]
     if die_px is not None:
