@@ -59,3 +59,19 @@ def test_a_three_whose_pips_nearly_touch_is_a_column_of_a_six():
     assert out["confidence"] == 0.0 and out.get("no_face")
     face, pips = _three(a=2.0)
     assert unless_pattern_continues(face, pips)["confidence"] == 0.9
+
+
+def test_a_three_of_a_track_whose_next_hole_looks_a_little_otherwise_is_no_face():
+    # three of a board's track holes fitted as a three; the next hole, half cut by the
+    # photo's edge, is drawn out 1.5 and a little smaller: not the three's own shape, but
+    # one of four spots evenly spaced on a line, which no die face has
+    face, pips = _three()
+    pips.append(_pip(130, 100, major=1.25 * R, minor=0.83 * R))
+    out = unless_pattern_continues(face, pips)
+    assert out["confidence"] == 0.0 and out.get("no_face")
+
+
+def test_a_three_with_a_spot_in_line_but_off_its_spacing_is_still_read():
+    face, pips = _three()
+    pips.append(_pip(135, 100, major=1.25 * R, minor=0.83 * R))  # 1.5 spacings beyond
+    assert unless_pattern_continues(face, pips)["confidence"] == 0.9

@@ -32,6 +32,9 @@ _CONTINUE_REACH = 0.3
 # face's merged pips, shaded, 0.75)
 _SAME_INK = 0.85
 SQUARE_CORNER_REACH = 0.15  # of the pips' spacing
+# a two's or three's pips are part of a printed line when it is found within this many
+# times their span of their middle (a two's fourth spot lies 1.5 spacings out)
+_LINE_AROUND = 1.6
 
 
 def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
@@ -94,6 +97,11 @@ def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
         if (alike or runs) and _parallel_line_found(xy, wh, own[0], alike, runs, float(dist.max())):
             return {**face, "confidence": 0.0, "no_face": True}
     if len(idx) == 2 and _square_corner_found(xy, wh, own, others):
+        return {**face, "confidence": 0.0, "no_face": True}
+    # (a line of three, or two, with print's holes running on beyond it: looked for as far
+    # out as a fourth spot would lie, around the face's pips)
+    span = float(np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)).max())
+    if len(idx) <= 3 and printed_line((*xy.mean(axis=0), span), pips, _LINE_AROUND, own):
         return {**face, "confidence": 0.0, "no_face": True}
     return face
 
@@ -239,26 +247,30 @@ _LINE_SIZE = 1.3
 _DASH_ALONG_DEG = 15.0
 
 
-def printed_line(face: tuple[float, float, float], pips: list[Pip], reach: float) -> bool:
+def printed_line(
+    face: tuple[float, float, float], pips: list[Pip], reach: float, through: list[Pip] = ()
+) -> bool:
     """Do the pips within ``reach`` face sides of the face's middle (centre x, y and side)
     include a printed line: :data:`LINE_OF_SPOTS` spots of one size evenly spaced on a line,
-    or :data:`DASHES` dashes end to end? The face network, which judges a face from the
-    whole picture, took a board's dotted track for a six and dashes for a three; the pip
-    counter fits only parts of such lines (a line running on beyond a face of three is
-    caught there, see :func:`unless_pattern_continues`, but not where the spots' shapes
-    differ a little, as a track's holes do under a slanted lamp)."""
+    or :data:`DASHES` dashes end to end? ``through``: the face's own pips, when two of them
+    must be on the line. The face network, which judges a face from the whole picture, took
+    a board's dotted track for a six and dashes for a three; the pip counter fitted three
+    of a track's holes as a three (its line running on is caught in
+    :func:`unless_pattern_continues` only where the next hole has just their shape, and a
+    track's holes differ a little under a slanted lamp or cut by the photo's edge)."""
     x, y, side = face
     half = reach * side
     near = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
     if len(near) < DASHES:
         return False
+    own = [any(p is q for q in through) for p in near]
     xy = np.array([[p.x, p.y] for p in near])
     for i, p in enumerate(near):
         dash = p.elongation >= DASH_LENGTH
         for j in range(len(near)):
             step = xy[j] - xy[i]
             gap = float(np.hypot(*step))
-            if j == i or gap < 2.5 * p.radius:
+            if j == i or gap < 2.5 * p.radius or (through and not (own[i] and own[j])):
                 continue
             u = step / gap
             if dash and not _along(near[j], u):
