@@ -223,11 +223,11 @@ def test_holding_lists_exactly_the_faces_whose_pips_include_a_face():
     pips, in one of its quarter turns (the network's "more pips" veto relies on it)."""
     import numpy as np
 
-    from vision.dice import _LAYOUTS
     from vision.dice_opinion import HOLDING
+    from vision.face_layout import LAYOUTS
 
     def spots(value, turn):
-        pts = _LAYOUTS[value]
+        pts = LAYOUTS[value]
         for _ in range(turn):
             pts = pts @ np.array([[0, 1], [-1, 0]])
         return {tuple(int(c) for c in p) for p in pts}

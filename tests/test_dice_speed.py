@@ -12,6 +12,7 @@ import pytest
 
 import vision.dice as dice
 import vision.dice_opinion as opinion
+import vision.face_layout as face_layout
 import vision.tray as tray
 from vision.die_model import FaceFind, FaceOpinion
 from vision.pips import _median12
@@ -68,9 +69,9 @@ def test_a_six_fitted_eight_ways_at_once_fits_as_each_alone():
     rng = np.random.default_rng(8)
     turn = np.array([[0.8, 0.6], [-0.6, 0.8]])
     for _ in range(200):
-        pts = dice._LAYOUTS[6] @ turn * 2.6 + rng.normal(size=(6, 2)) * 0.2
-        together = dice._fit_layouts(pts, dice._SIX_STRETCHED)
-        alone = [dice._fit_layouts(pts, lay[None])[0] for lay in dice._SIX_STRETCHED]
+        pts = face_layout.LAYOUTS[6] @ turn * 2.6 + rng.normal(size=(6, 2)) * 0.2
+        together = face_layout.fit_layouts(pts, face_layout.SIX_STRETCHED)
+        alone = [face_layout.fit_layouts(pts, lay[None])[0] for lay in face_layout.SIX_STRETCHED]
         assert together == alone
 
 
@@ -173,7 +174,7 @@ def test_a_face_refused_before_its_turn_is_searched_is_refused_by_the_search(mon
         idx = sorted(rng.choice(n, int(rng.integers(2, min(n, 6) + 1)), replace=False).tolist())
         short = dice._fit_face(grey, pips, idx, config)
         with monkeypatch.context() as m:
-            m.setattr(dice, "_settled_before_the_turn", lambda *a: False)
+            m.setattr(dice, "settled_before_the_turn", lambda *a: False)
             long = dice._fit_face(grey, pips, idx, config)
         assert _same_face(short, long)
         refused += short is None
