@@ -73,3 +73,16 @@ def test_two_dashes_or_pips_drawn_out_less_are_no_dashed_line():
 def test_only_spots_near_the_face_count():
     far = [_spot(105 + 10 * k, 160) for k in range(4)]  # a track below the face
     assert not printed_line(FACE, far, REACH)
+
+
+def test_a_line_found_from_its_middle_spots_counts_both_ways():
+    # a two on two of a track's holes, the track running on a hole either side of it
+    spots = [_spot(105 + 10 * k, 100) for k in range(4)]
+    assert printed_line(FACE, spots, REACH, through=spots[1:3])
+    # ... while a two with one hole beside it makes three spots: no line
+    assert not printed_line(FACE, spots[:3], REACH, through=spots[1:3])
+
+
+def test_a_bar_lying_across_is_no_dash_of_the_line():
+    across = _dash(100, 100, angle=np.pi / 2)
+    assert not printed_line(FACE, [across, _dash(120, 100), _dash(140, 100)], REACH)

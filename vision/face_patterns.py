@@ -9,6 +9,8 @@ Faces are the pip counter's dicts (see :func:`vision.dice._fit_face`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from vision.pips import Pip, same_ellipse
@@ -240,22 +242,25 @@ LINE_OF_SPOTS = 4
 # pips, a four's side, touch once drawn out to about three times their width)
 DASHES = 3
 DASH_LENGTH = 3.5
-# spots of one line lie within this fraction of its spacing of their places on it, and are
-# within this ratio of each other's radius
+# spots of one line lie within this fraction of its spacing of their places on it, and
+# within this ratio of the radius of the spot it was found from
 _LINE_REACH = 0.2
 _LINE_SIZE = 1.3
 _DASH_ALONG_DEG = 15.0
 
 
 def printed_line(
-    face: tuple[float, float, float], pips: list[Pip], reach: float, through: list[Pip] = ()
+    face: tuple[float, float, float],
+    pips: list[Pip],
+    reach: float,
+    through: Sequence[Pip] = (),
 ) -> bool:
     """Do the pips within ``reach`` face sides of the face's middle (centre x, y and side)
     include a printed line: :data:`LINE_OF_SPOTS` spots of one size evenly spaced on a line,
-    or :data:`DASHES` dashes end to end? ``through``: the face's own pips, when two of them
-    must be on the line. The face network, which judges a face from the whole picture, took
-    a board's dotted track for a six and dashes for a three; the pip counter fitted three
-    of a track's holes as a three (its line running on is caught in
+    or :data:`DASHES` dashes end to end? ``through``: the face's own pips, when the line
+    must run through two of them. The face network, which judges a face from the whole
+    picture, took a board's dotted track for a six and dashes for a three; the pip counter
+    fitted three of a track's holes as a three (its line running on is caught in
     :func:`unless_pattern_continues` only where the next hole has just their shape, and a
     track's holes differ a little under a slanted lamp or cut by the photo's edge)."""
     x, y, side = face
@@ -263,17 +268,19 @@ def printed_line(
     near = [p for p in pips if abs(p.x - x) < half and abs(p.y - y) < half]
     if len(near) < DASHES:
         return False
-    own = [any(p is q for q in through) for p in near]
     xy = np.array([[p.x, p.y] for p in near])
-    for i, p in enumerate(near):
+    # the line is looked for from two neighbouring spots on it (the face's own, if asked)
+    ends = [i for i, p in enumerate(near) if not through or any(p is q for q in through)]
+    for i in ends:
+        p = near[i]
         dash = p.elongation >= DASH_LENGTH
-        for j in range(len(near)):
+        for j in ends:
             step = xy[j] - xy[i]
             gap = float(np.hypot(*step))
-            if j == i or gap < 2.5 * p.radius or (through and not (own[i] and own[j])):
+            if j == i or gap < 2.5 * p.radius:
                 continue
             u = step / gap
-            if dash and not _along(near[j], u):
+            if dash and not (_along(p, u) and _along(near[j], u)):
                 continue
             on = set()
             for m, q in enumerate(near):
@@ -286,12 +293,20 @@ def printed_line(
                 off = abs(float(u[0] * v[1] - u[1] * v[0]))
                 if abs(t - round(t)) < _LINE_REACH and off < _LINE_REACH * gap:
                     on.add(round(t))
-            run = 1
-            while run in on:
-                run += 1
-            if run >= (DASHES if dash else LINE_OF_SPOTS):
+            if _run_through(on) >= (DASHES if dash else LINE_OF_SPOTS):
                 return True
     return False
+
+
+def _run_through(places: set[int]) -> int:
+    """How many whole places in a row, 0 and 1 among them, ``places`` holds: the spots of a
+    line found from its spots at 0 and 1, counted both ways."""
+    ahead, behind = 0, -1
+    while ahead in places:
+        ahead += 1
+    while behind in places:
+        behind -= 1
+    return ahead - behind - 1
 
 
 def _along(p: Pip, u: np.ndarray) -> bool:
