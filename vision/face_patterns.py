@@ -94,16 +94,17 @@ def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     if running_on >= 2:
         return {**face, "confidence": 0.0, "no_face": True}
     if len(idx) <= 3:
+        gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))  # pixels
         alike = [q for q in others if same_ellipse(own[0], q)]
-        runs = _run_together_spots(own, xy, others, ink)
+        runs = _run_together_spots(own, float(gaps[gaps > 0].min()), others, ink)
         if (alike or runs) and _parallel_line_found(xy, wh, own[0], alike, runs, float(dist.max())):
             return {**face, "confidence": 0.0, "no_face": True}
+        # a line of three, or two, with print's holes running on beyond it: looked for as
+        # far out as a fourth spot would lie, around the face's pips
+        around = (*xy.mean(axis=0), float(gaps.max()))
+        if printed_line(around, pips, _LINE_AROUND, own):
+            return {**face, "confidence": 0.0, "no_face": True}
     if len(idx) == 2 and _square_corner_found(xy, wh, own, others):
-        return {**face, "confidence": 0.0, "no_face": True}
-    # (a line of three, or two, with print's holes running on beyond it: looked for as far
-    # out as a fourth spot would lie, around the face's pips)
-    span = float(np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)).max())
-    if len(idx) <= 3 and printed_line((*xy.mean(axis=0), span), pips, _LINE_AROUND, own):
         return {**face, "confidence": 0.0, "no_face": True}
     return face
 
@@ -130,18 +131,17 @@ def _square_corner_found(xy: np.ndarray, wh: np.ndarray, own: list[Pip], others:
 
 
 def _run_together_spots(
-    own: list[Pip], xy: np.ndarray, others: list[Pip], ink: float
+    own: list[Pip], step: float, others: list[Pip], ink: float
 ) -> list[tuple[float, float]]:
     """Where the pips lie of each blob that is two pips of the face's kind run together
     (blur merges a six's close pips first): a blob as dark as the face's pips (``ink``, their
     mean contrast, within :data:`_SAME_INK`), as wide across as they are, and drawn out to
-    two of them about as far apart as the face's own (at ``xy``), not more. Two discs whose
+    two of them about as far apart as the face's own (``step``, their least spacing in
+    pixels), not more. Two discs whose
     centres lie d either side of the middle have second moments that put the blob's long
     semi-axis at 2 sqrt(d^2 + r^2 / 4) and its short one at r, so d is half of
     sqrt(major^2 - minor^2)."""
     across = (min(p.minor for p in own), max(p.major for p in own))
-    gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
-    step = float(gaps[gaps > 0].min())
     spots = []
     for q in others:
         if q.elongation < _RUN_LEAST or q.major > _RUN_MOST * step:
