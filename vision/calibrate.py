@@ -49,6 +49,14 @@ class Calibration:
     borrowed: set[str] = field(default_factory=set)
     # a small top view of the board (vision.hand.rectify) for spotting hands; not in to_json
     top_view: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # board mm as the corner markers place them -> as the printed holes do (3x3; None: the
+    # markers' fit held), learnt once: the lens and the paper stay as they were
+    board_fit: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def fitted(self, homography: np.ndarray) -> np.ndarray:
+        """The markers' homography (image px -> board mm) bent to the holes, as learnt."""
+        h = np.asarray(homography, np.float64)
+        return h if self.board_fit is None else self.board_fit @ h
 
     def empty_look(self, space_id: str) -> Look:
         return self.empty.get(space_id, self.default_empty)
@@ -76,6 +84,7 @@ class Calibration:
             "tints": {k: round(float(v), 4) for k, v in self.tints.items()},
             "default_empty": r(self.default_empty),
             "borrowed": sorted(self.borrowed),
+            **({} if self.board_fit is None else {"board_fit": r(self.board_fit.ravel())}),
         }
 
     @classmethod
@@ -90,7 +99,24 @@ class Calibration:
             tints={k: float(v) for k, v in data.get("tints", {}).items()},
             default_empty=t(data.get("default_empty", DEFAULT_EMPTY)),
             borrowed=set(data.get("borrowed", ())),
+            board_fit=_board_fit(data.get("board_fit")),
         )
+
+
+def _board_fit(values) -> np.ndarray | None:
+    """A saved board fit, checked: nine finite numbers with an invertible matrix."""
+    if values is None:
+        return None
+    fit = np.array(values, np.float64)
+    if (
+        fit.shape != (9,)
+        or not np.isfinite(fit).all()
+        or abs(np.linalg.det(fit.reshape(3, 3))) < 1e-9
+    ):
+        raise ValueError(
+            f"calibration board_fit must be nine numbers of an invertible 3x3, got {values!r}"
+        )
+    return fit.reshape(3, 3)
 
 
 def default_calibration(board: Board) -> Calibration:
@@ -176,6 +202,7 @@ def calibrate(
     from vision.config import DEFAULT_CONFIG
     from vision.hand import rectify
     from vision.locate import locate
+    from vision.register import register_holes
     from vision.spaces import sample_spaces
 
     config = config or DEFAULT_CONFIG
@@ -184,13 +211,19 @@ def calibrate(
     colour_seen: dict[str, list] = defaultdict(list)
     centres_seen: dict[str, list] = defaultdict(list)
     tops: list[np.ndarray] = []
+    board_fit: np.ndarray | None = None
     for k, (frame, placement) in enumerate(views):
         last = homographies[k] if homographies else None
         loc = locate(config, frame, [board], last_homography=last)
         if loc is None:
             raise ValueError(f"calibration frame {k}: board {board.name!r} not found")
-        looks = sample_spaces(config, frame, board, loc.homography, loc.markers)
-        tops.append(rectify(config, frame, board, loc.homography))
+        if k == 0:
+            # the first view's printed holes fix where the board's middle lies for good
+            found = register_holes(frame, board, loc.homography)
+            board_fit = found.homography @ np.linalg.inv(loc.homography) if found.used else None
+        fit = loc.homography if board_fit is None else board_fit @ loc.homography
+        looks = sample_spaces(config, frame, board, fit, loc.markers)
+        tops.append(rectify(config, frame, board, fit))
         for i, sid in enumerate(looks.ids):
             if not looks.valid[i]:
                 continue
@@ -206,7 +239,7 @@ def calibrate(
     for colour, seen in colour_seen.items():
         _check_tokens(board, colour, seen, centres_seen[colour])
         _check_stand_out(board, colour, seen, tint_seen)
-    cal = Calibration(board.name)
+    cal = Calibration(board.name, board_fit=board_fit)
     if tops:
         cal.top_view = np.median(np.stack(tops), 0).astype(np.uint8)
     for sid, vals in empty_seen.items():

@@ -19,6 +19,7 @@ from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
 from vision.contest import is_contest
 from vision.hand import HandResult, detect_hand, rectify
 from vision.locate import locate
+from vision.register import register_holes
 from vision.round_hand import read_round_hand
 from vision.spaces import sample_spaces
 from vision.topview import nearest_spacing
@@ -86,17 +87,25 @@ def observe(
     board = loc.board
     cal = _calibration_for(calibration, board)
     t2 = time.perf_counter()
+    # where the spaces are: the markers' fit, bent to the printed holes as the calibration
+    # found them (the camera has not moved since), or as this photo alone shows them
+    if cal is not None:
+        fit = cal.fitted(loc.homography)
+    else:
+        fit = register_holes(frame, board, loc.homography).homography
+    t_fit = time.perf_counter()
+    timings["fit"] = (t_fit - t2) * 1e3
     ref = cal.top_view if cal is not None else None
     # both warps of the frame one after the other: the second finds the board's pixels that
     # the first brought into the cache (reading the frame costs them more than their sums)
-    hand_view = rectify(config, frame, board, loc.homography)
+    hand_view = rectify(config, frame, board, fit)
     t3 = time.perf_counter()
-    samples = sample_spaces(config, frame, board, loc.homography, loc.markers)
+    samples = sample_spaces(config, frame, board, fit, loc.markers)
     t4 = time.perf_counter()
-    seen_hand = detect_hand(config, frame, board, loc.homography, ref, hand_view)
+    seen_hand = detect_hand(config, frame, board, fit, ref, hand_view)
     hand = seen_hand.hand
     t5 = time.perf_counter()
-    timings["hand"] = (t3 - t2 + t5 - t4) * 1e3
+    timings["hand"] = (t3 - t_fit + t5 - t4) * 1e3
     # what lies under a hand (or close beside it) is not learnt from (a sleeve is no token,
     # nor skin a seat's tint), and read only as far as skin cannot have made the reading;
     # nor, below, what lies in its shadow, where the light is not the board's
