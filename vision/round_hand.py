@@ -26,6 +26,7 @@ from vision.tokens import SpaceLooks, hue_gap
 from vision.topview import nearest_spacing
 
 HAND_MARGIN = 1.0  # token radii around a hand (the skin finder may miss its rim) not read
+SHADOW_MARGIN = 3.0  # token radii around a hand where its shadow may fall: nothing learnt there
 # ... but for what skin is never read as. Skin lies at hues 0-40 degrees of the reader's
 # chroma (a green or warm cast moves it ~10-20 degrees); a token colour 90 degrees off it
 # (green, blue, purple: not red, orange, yellow, white or black) is no skin
@@ -56,6 +57,7 @@ def read_round_hand(
         return classify_spaces(config, samples, board, cal)
     hidden = np.isin(samples.ids, list(covered))
     spaces = classify_spaces(config, replace(samples, valid=samples.valid & ~hidden), board, cal)
+    _read_clear_of_shadow(config, samples, board, cal, seen_hand, spaces)
     if seen_hand.method != "skin":  # (against the calibration, any change is foreign: a
         return spaces  # sleeve of any colour may lie beside it)
     under = seen_hand.covers(board, config, margin_mm=0.0)
@@ -82,6 +84,37 @@ def read_round_hand(
         ):
             spaces[sid] = again[sid]
     return spaces
+
+
+def _read_clear_of_shadow(
+    config: VisionConfig,
+    samples: SpaceLooks,
+    board: Board,
+    cal: Calibration | None,
+    seen_hand: HandResult,
+    spaces: dict,
+) -> None:
+    """Read the spaces well clear of the hand once more, learning only from what lies well
+    clear of it too. A hand's shadow falls beside it, a band a few centimetres wide whose
+    side depends on the lamp: the plain holes in it look darker than the print, and taken
+    for the print's own grey they made every bare hole in the light look lifted by glare and
+    its tint washed (a bare seat hole across the board then looked too colourful to be bare).
+    A space unclear in the first reading takes this one; where both are sure and differ, it
+    is unclear."""
+    margin = SHADOW_MARGIN * board.token_radius
+    near = seen_hand.covers(board, config, margin_mm=margin)
+    if not near or len(near) == len(samples.ids):
+        return
+    clear = samples.valid & ~np.isin(samples.ids, list(near))
+    again = classify_spaces(config, replace(samples, valid=clear), board, cal)
+    for sid, (colour, _) in again.items():
+        if sid in near or colour == UNKNOWN:
+            continue
+        first = spaces[sid][0]
+        if first == UNKNOWN:
+            spaces[sid] = again[sid]
+        elif first != colour:
+            spaces[sid] = (UNKNOWN, 0.0)
 
 
 def _no_skin(
