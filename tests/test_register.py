@@ -119,3 +119,20 @@ def test_a_saved_fit_that_is_no_matrix_is_refused_by_name(bad):
     data["board_fit"] = bad
     with pytest.raises(ValueError, match="board_fit"):
         Calibration.from_json(data)
+
+
+def test_a_board_moved_since_the_calibration_is_fitted_again():
+    game = rules.get("aggravation")
+    board = game.board
+    start = game.placement(game.initial_state())
+    table = PhotoTable(board, seed=STRONG_LENS_SEED, conditions=("lens",))
+    cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
+    frame, _ = table.render({}, hand=False)
+    here = locate(DEFAULT_CONFIG, frame, [board]).homography
+    assert cal.fitted(here, board) is not None  # the board lies where it lay
+    # the same board pushed 40 px to the right in the picture
+    shift = np.array([[1.0, 0.0, 40.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    moved = cv2.warpAffine(frame, shift[:2], (frame.shape[1], frame.shape[0]))
+    there = locate(DEFAULT_CONFIG, moved, [board]).homography
+    assert cal.fitted(there, board) is None
+    assert Calibration.from_json(cal.to_json()).fitted(there, board) is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from rules.geometry import Board
@@ -50,13 +51,21 @@ class Calibration:
     # a small top view of the board (vision.hand.rectify) for spotting hands; not in to_json
     top_view: np.ndarray | None = field(default=None, repr=False, compare=False)
     # board mm as the corner markers place them -> as the printed holes do (3x3; None: the
-    # markers' fit held), learnt once: the lens and the paper stay as they were
+    # markers' fit held), learnt once: the lens and the paper stay as they were, while the
+    # board lies where it lay then (`fit_at`: the markers' homography at the time)
     board_fit: np.ndarray | None = field(default=None, repr=False, compare=False)
+    fit_at: np.ndarray | None = field(default=None, repr=False, compare=False)
 
-    def fitted(self, homography: np.ndarray) -> np.ndarray:
-        """The markers' homography (image px -> board mm) bent to the holes, as learnt."""
+    def fitted(self, homography: np.ndarray, board: Board) -> np.ndarray | None:
+        """The markers' homography (image px -> board mm) bent to the holes as learnt; None
+        when the board has moved in the frame since (a lens bends another part of the
+        picture differently: the holes must be fitted again)."""
         h = np.asarray(homography, np.float64)
-        return h if self.board_fit is None else self.board_fit @ h
+        if self.board_fit is None:
+            return h
+        if self.fit_at is not None and board_moved_px(self.fit_at, h, board) > FIT_MOVED_PX:
+            return None
+        return self.board_fit @ h
 
     def empty_look(self, space_id: str) -> Look:
         return self.empty.get(space_id, self.default_empty)
@@ -85,6 +94,7 @@ class Calibration:
             "default_empty": r(self.default_empty),
             "borrowed": sorted(self.borrowed),
             **({} if self.board_fit is None else {"board_fit": r(self.board_fit.ravel())}),
+            **({} if self.fit_at is None else {"fit_at": [float(x) for x in self.fit_at.ravel()]}),
         }
 
     @classmethod
@@ -99,12 +109,27 @@ class Calibration:
             tints={k: float(v) for k, v in data.get("tints", {}).items()},
             default_empty=t(data.get("default_empty", DEFAULT_EMPTY)),
             borrowed=set(data.get("borrowed", ())),
-            board_fit=_board_fit(data.get("board_fit")),
+            board_fit=_board_fit(data.get("board_fit"), "board_fit"),
+            fit_at=_board_fit(data.get("fit_at"), "fit_at"),
         )
 
 
-def _board_fit(values) -> np.ndarray | None:
-    """A saved board fit, checked: nine finite numbers with an invertible matrix."""
+FIT_MOVED_PX = 6.0  # the board's corners this far from where they lay when the fit was learnt
+
+
+def board_moved_px(before: np.ndarray, now: np.ndarray, board: Board) -> float:
+    """How far (image px) the board's corners lie from where `before` put them, by `now`
+    (both image px -> board mm)."""
+    corners = np.array([[[0, 0], [board.width, 0], [board.width, board.height], [0, board.height]]],
+                       np.float64)  # fmt: skip
+    a = cv2.perspectiveTransform(corners, np.linalg.inv(before))[0]
+    b = cv2.perspectiveTransform(corners, np.linalg.inv(now))[0]
+    return float(np.linalg.norm(a - b, axis=1).max())
+
+
+def _board_fit(values, name: str) -> np.ndarray | None:
+    """A saved 3x3 (the board fit, or where it was learnt), checked: nine finite numbers of
+    an invertible matrix."""
     if values is None:
         return None
     fit = np.array(values, np.float64)
@@ -114,7 +139,7 @@ def _board_fit(values) -> np.ndarray | None:
         or abs(np.linalg.det(fit.reshape(3, 3))) < 1e-9
     ):
         raise ValueError(
-            f"calibration board_fit must be nine numbers of an invertible 3x3, got {values!r}"
+            f"calibration {name} must be nine numbers of an invertible 3x3, got {values!r}"
         )
     return fit.reshape(3, 3)
 
@@ -212,6 +237,7 @@ def calibrate(
     centres_seen: dict[str, list] = defaultdict(list)
     tops: list[np.ndarray] = []
     board_fit: np.ndarray | None = None
+    fit_at: np.ndarray | None = None
     for k, (frame, placement) in enumerate(views):
         last = homographies[k] if homographies else None
         loc = locate(config, frame, [board], last_homography=last)
@@ -221,6 +247,7 @@ def calibrate(
             # the first view's printed holes fix where the board's middle lies for good
             found = register_holes(frame, board, loc.homography)
             board_fit = found.homography @ np.linalg.inv(loc.homography) if found.used else None
+            fit_at = loc.homography if found.used else None
         fit = loc.homography if board_fit is None else board_fit @ loc.homography
         looks = sample_spaces(config, frame, board, fit, loc.markers)
         tops.append(rectify(config, frame, board, fit))
@@ -239,7 +266,7 @@ def calibrate(
     for colour, seen in colour_seen.items():
         _check_tokens(board, colour, seen, centres_seen[colour])
         _check_stand_out(board, colour, seen, tint_seen)
-    cal = Calibration(board.name, board_fit=board_fit)
+    cal = Calibration(board.name, board_fit=board_fit, fit_at=fit_at)
     if tops:
         cal.top_view = np.median(np.stack(tops), 0).astype(np.uint8)
     for sid, vals in empty_seen.items():

@@ -88,10 +88,9 @@ def observe(
     cal = _calibration_for(calibration, board)
     t2 = time.perf_counter()
     # where the spaces are: the markers' fit, bent to the printed holes as the calibration
-    # found them (the camera has not moved since), or as this photo alone shows them
-    if cal is not None:
-        fit = cal.fitted(loc.homography)
-    else:
+    # found them while the board lies where it lay then, else as this photo shows them
+    fit = cal.fitted(loc.homography, board) if cal is not None else None
+    if fit is None:
         fit = register_holes(frame, board, loc.homography).homography
     t_fit = time.perf_counter()
     timings["fit"] = (t_fit - t2) * 1e3
