@@ -136,3 +136,12 @@ def test_a_board_moved_since_the_calibration_is_fitted_again():
     there = locate(DEFAULT_CONFIG, moved, [board]).homography
     assert cal.fitted(there, board) is None
     assert Calibration.from_json(cal.to_json()).fitted(there, board) is None
+
+
+def test_a_frame_with_no_holes_where_the_markers_put_them_changes_nothing():
+    board, _, image, _ = _photo("aggravation", STRONG_LENS_SEED)
+    h = locate(DEFAULT_CONFIG, image, [board]).homography
+    for frame in (np.full_like(image, 128), np.zeros_like(image)):
+        found = register_holes(frame, board, h)
+        assert not found.used and found.holes == 0
+        assert np.array_equal(found.homography, h)

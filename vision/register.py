@@ -139,7 +139,9 @@ def register_holes(image: np.ndarray, board: Board, homography: np.ndarray) -> R
         or _covered(board, every, held) < MIN_COVERED
     ):
         return unchanged
-    fitted, _ = cv2.findHomography(found_px[agree], held, 0)
+    fitted, _ = cv2.findHomography(found_px[agree], held, 0)  # all that agree, least squares
+    if fitted is None or not np.isfinite(fitted).all() or abs(fitted[2, 2]) < 1e-12:
+        return unchanged
     fitted = fitted / fitted[2, 2]
     moved = cv2.perspectiveTransform(cv2.perspectiveTransform(every[None], to_image), fitted)[0]
     moved_mm = float(np.linalg.norm(moved - every, axis=1).max())
