@@ -128,14 +128,13 @@ def test_a_board_moved_since_the_calibration_is_fitted_again():
     table = PhotoTable(board, seed=STRONG_LENS_SEED, conditions=("lens",))
     cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
     frame, _ = table.render({}, hand=False)
-    here = locate(DEFAULT_CONFIG, frame, [board]).homography
-    assert cal.fitted(here, board) is not None  # the board lies where it lay
+    assert cal.view(frame, locate(DEFAULT_CONFIG, frame, [board])) is not None  # lies as it lay
     # the same board pushed 40 px to the right in the picture
-    shift = np.array([[1.0, 0.0, 40.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-    moved = cv2.warpAffine(frame, shift[:2], (frame.shape[1], frame.shape[0]))
-    there = locate(DEFAULT_CONFIG, moved, [board]).homography
-    assert cal.fitted(there, board) is None
-    assert Calibration.from_json(cal.to_json()).fitted(there, board) is None
+    shift = np.array([[1.0, 0.0, 40.0], [0.0, 1.0, 0.0]])
+    moved = cv2.warpAffine(frame, shift, (frame.shape[1], frame.shape[0]))
+    there = locate(DEFAULT_CONFIG, moved, [board])
+    assert cal.view(moved, there) is None
+    assert Calibration.from_json(cal.to_json()).view(moved, there) is None
 
 
 def test_a_frame_with_no_holes_where_the_markers_put_them_changes_nothing():

@@ -17,6 +17,9 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.palette import PALETTE
+from vision.lens import Lens
+from vision.locate import Location
+from vision.register import BoardView, photo_view, straight_markers_fit
 from vision.tokens import chroma
 
 
@@ -50,9 +53,11 @@ class Calibration:
     borrowed: set[str] = field(default_factory=set)
     # a small top view of the board (vision.hand.rectify) for spotting hands; not in to_json
     top_view: np.ndarray | None = field(default=None, repr=False, compare=False)
-    # board mm as the corner markers place them -> as the printed holes do (3x3; None: the
-    # markers' fit held), learnt once: the lens and the paper stay as they were, while the
-    # board lies where it lay then (`fit_at`: the markers' homography at the time)
+    # where the board lies, learnt once while the camera and the board stay put: the lens's
+    # radial term (None: a straight lens), and board mm as the corner markers place them ->
+    # as the printed holes do (3x3; None: the markers' fit held), with the markers' own fit
+    # it was learnt at (`fit_at`)
+    lens_k1: float | None = None
     board_fit: np.ndarray | None = field(default=None, repr=False, compare=False)
     fit_at: np.ndarray | None = field(default=None, repr=False, compare=False)
 
@@ -66,6 +71,32 @@ class Calibration:
         if self.fit_at is not None and board_moved_px(self.fit_at, h, board) > FIT_MOVED_PX:
             return None
         return self.board_fit @ h
+
+    def view(self, frame: np.ndarray, location: Location) -> BoardView | None:
+        """The frame straightened by the learnt lens and the board's learnt fit in it; None
+        when the board has moved since (it is measured again from the photo)."""
+        lens = (
+            None if self.lens_k1 is None else Lens(self.lens_k1, (frame.shape[1], frame.shape[0]))
+        )
+        markers = location.homography if lens is None else straight_markers_fit(location, lens)
+        if markers is None:
+            return None
+        fit = self.fitted(markers, location.board)
+        if fit is None:
+            return None
+        return BoardView(frame if lens is None else lens.straighten(frame), fit, lens)
+
+    def learn_fit(self, frame: np.ndarray, location: Location) -> BoardView:
+        """Measure the lens and the board's fit on `frame` and keep them; the view to read."""
+        view = photo_view(frame, location)
+        markers = (
+            location.homography if view.lens is None else straight_markers_fit(location, view.lens)
+        )
+        self.lens_k1 = None if view.lens is None else view.lens.k1
+        bent = view.lens is not None or not np.array_equal(view.homography, markers)
+        self.board_fit = view.homography @ np.linalg.inv(markers) if bent else None
+        self.fit_at = markers if bent else None
+        return view
 
     def empty_look(self, space_id: str) -> Look:
         return self.empty.get(space_id, self.default_empty)
@@ -93,6 +124,7 @@ class Calibration:
             "tints": {k: round(float(v), 4) for k, v in self.tints.items()},
             "default_empty": r(self.default_empty),
             "borrowed": sorted(self.borrowed),
+            **({} if self.lens_k1 is None else {"lens_k1": round(float(self.lens_k1), 4)}),
             **({} if self.board_fit is None else {"board_fit": r(self.board_fit.ravel())}),
             **({} if self.fit_at is None else {"fit_at": [float(x) for x in self.fit_at.ravel()]}),
         }
@@ -109,6 +141,7 @@ class Calibration:
             tints={k: float(v) for k, v in data.get("tints", {}).items()},
             default_empty=t(data.get("default_empty", DEFAULT_EMPTY)),
             borrowed=set(data.get("borrowed", ())),
+            lens_k1=_lens_k1(data.get("lens_k1")),
             board_fit=_board_fit(data.get("board_fit"), "board_fit"),
             fit_at=_board_fit(data.get("fit_at"), "fit_at"),
         )
@@ -125,6 +158,19 @@ def board_moved_px(before: np.ndarray, now: np.ndarray, board: Board) -> float:
     a = cv2.perspectiveTransform(corners, np.linalg.inv(before))[0]
     b = cv2.perspectiveTransform(corners, np.linalg.inv(now))[0]
     return float(np.linalg.norm(a - b, axis=1).max())
+
+
+def _lens_k1(value) -> float | None:
+    """A saved lens term, checked: a finite number within the lenses looked for."""
+    if value is None:
+        return None
+    try:
+        k1 = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"calibration lens_k1 must be a number, got {value!r}") from None
+    if not np.isfinite(k1) or abs(k1) > 1.0:
+        raise ValueError(f"calibration lens_k1 must be a finite number within +-1, got {value!r}")
+    return k1
 
 
 def _board_fit(values, name: str) -> np.ndarray | None:
@@ -227,7 +273,6 @@ def calibrate(
     from vision.config import DEFAULT_CONFIG
     from vision.hand import rectify
     from vision.locate import locate
-    from vision.register import register_holes
     from vision.spaces import sample_spaces
 
     config = config or DEFAULT_CONFIG
@@ -236,21 +281,18 @@ def calibrate(
     colour_seen: dict[str, list] = defaultdict(list)
     centres_seen: dict[str, list] = defaultdict(list)
     tops: list[np.ndarray] = []
-    board_fit: np.ndarray | None = None
-    fit_at: np.ndarray | None = None
+    fit = Calibration(board.name)  # (holds the lens and the board's fit while learning)
     for k, (frame, placement) in enumerate(views):
         last = homographies[k] if homographies else None
         loc = locate(config, frame, [board], last_homography=last)
         if loc is None:
             raise ValueError(f"calibration frame {k}: board {board.name!r} not found")
-        if k == 0:
-            # the first view's printed holes fix where the board's middle lies for good
-            found = register_holes(frame, board, loc.homography)
-            board_fit = found.homography @ np.linalg.inv(loc.homography) if found.used else None
-            fit_at = loc.homography if found.used else None
-        fit = loc.homography if board_fit is None else board_fit @ loc.homography
-        looks = sample_spaces(config, frame, board, fit, loc.markers)
-        tops.append(rectify(config, frame, board, fit))
+        # the first view's lens and printed holes fix where the board lies for good
+        view = (fit.learn_fit(frame, loc) if k == 0 else fit.view(frame, loc)) or fit.learn_fit(
+            frame, loc
+        )
+        looks = sample_spaces(config, view.image, board, view.homography, loc.markers)
+        tops.append(rectify(config, view.image, board, view.homography))
         for i, sid in enumerate(looks.ids):
             if not looks.valid[i]:
                 continue
@@ -266,7 +308,7 @@ def calibrate(
     for colour, seen in colour_seen.items():
         _check_tokens(board, colour, seen, centres_seen[colour])
         _check_stand_out(board, colour, seen, tint_seen)
-    cal = Calibration(board.name, board_fit=board_fit, fit_at=fit_at)
+    cal = Calibration(board.name, lens_k1=fit.lens_k1, board_fit=fit.board_fit, fit_at=fit.fit_at)
     if tops:
         cal.top_view = np.median(np.stack(tops), 0).astype(np.uint8)
     for sid, vals in empty_seen.items():

@@ -19,7 +19,7 @@ from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
 from vision.contest import is_contest
 from vision.hand import HandResult, detect_hand, rectify
 from vision.locate import locate
-from vision.register import register_holes
+from vision.register import photo_view
 from vision.round_hand import read_round_hand
 from vision.spaces import sample_spaces
 from vision.topview import nearest_spacing
@@ -87,11 +87,12 @@ def observe(
     board = loc.board
     cal = _calibration_for(calibration, board)
     t2 = time.perf_counter()
-    # where the spaces are: the markers' fit, bent to the printed holes as the calibration
-    # found them while the board lies where it lay then, else as this photo shows them
-    fit = cal.fitted(loc.homography, board) if cal is not None else None
-    if fit is None:
-        fit = register_holes(frame, board, loc.homography).homography
+    # where the spaces are: the frame straightened where the lens bends it, and the markers'
+    # fit bent to the printed holes, as the calibration learnt them while the board lies
+    # where it lay then, else as this photo shows them
+    view = cal.view(frame, loc) if cal is not None else None
+    view = view or photo_view(frame, loc)
+    frame, fit = view.image, view.homography
     t_fit = time.perf_counter()
     timings["fit"] = (t_fit - t2) * 1e3
     ref = cal.top_view if cal is not None else None

@@ -20,6 +20,8 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.printing import SQUARE_KINDS
+from vision.lens import Lens, measure_lens
+from vision.locate import Location
 from vision.topview import nearest_spacing
 
 REGISTER_PPM = 1.25  # top-view pixels per board mm the holes are looked for at
@@ -46,9 +48,21 @@ class Registration:
     used: bool  # whether the holes' fit replaces the markers'
 
 
+@lru_cache(maxsize=16)
+def _spacing(board: Board) -> np.ndarray:
+    return nearest_spacing(board)
+
+
+@lru_cache(maxsize=16)
 def _round_holes(board: Board) -> np.ndarray:
-    """Indices of the spaces printed as round holes (a square's middle says less)."""
-    return np.array([i for i, s in enumerate(board.spaces) if s.kind not in SQUARE_KINDS], int)
+    """Indices of the spaces printed as round holes clear of their neighbours: a square's
+    middle says less, and where the ring round a hole reaches into the next hole (Playground
+    Battles' base rows, tinted collars touching) its centre is pulled aside (by 1 mm there)."""
+    clear = _spacing(board) >= 2.0 * RING[1] * board.hole_radius
+    holes = [i for i, s in enumerate(board.spaces) if s.kind not in SQUARE_KINDS and clear[i]]
+    out = np.array(holes, int)
+    out.flags.writeable = False
+    return out
 
 
 def _hole_contrast(grey: np.ndarray, radius_px: float) -> np.ndarray:
@@ -95,11 +109,6 @@ def _peaks(contrast: np.ndarray, centres: np.ndarray, reach: int) -> tuple[np.nd
     return np.stack([x + np.clip(dx, -0.5, 0.5), y + np.clip(dy, -0.5, 0.5)], 1), strength
 
 
-@lru_cache(maxsize=16)
-def _spacing(board: Board) -> np.ndarray:
-    return nearest_spacing(board)
-
-
 def _covered(board: Board, every: np.ndarray, held: np.ndarray) -> float:
     """The share of the board's spaces with an agreeing hole close by: a fit through holes
     that lie only along two rows says little of the squares between them."""
@@ -107,13 +116,16 @@ def _covered(board: Board, every: np.ndarray, held: np.ndarray) -> float:
     return float(np.mean(gap <= COVER_SPACINGS * _spacing(board)))
 
 
-def register_holes(image: np.ndarray, board: Board, homography: np.ndarray) -> Registration:
-    """The board's homography refitted through its bare holes (image px -> board mm)."""
+def find_holes(
+    image: np.ndarray, board: Board, homography: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """((M, 2) frame px, (M, 2) board mm) of the round holes found near where `homography`
+    (image px -> board mm) puts them, clearly darker than the ring round them."""
     h = np.asarray(homography, np.float64)
-    unchanged = Registration(h, 0, 0.0, False)
+    none = np.zeros((0, 2)), np.zeros((0, 2))
     round_ids = _round_holes(board)
     if len(round_ids) < MIN_HOLES:
-        return unchanged
+        return none
     ppm = REGISTER_PPM
     to_top = np.array([[ppm, 0, -0.5], [0, ppm, -0.5], [0, 0, 1]], np.float64)
     size = (round(board.width * ppm), round(board.height * ppm))
@@ -123,19 +135,33 @@ def register_holes(image: np.ndarray, board: Board, homography: np.ndarray) -> R
     mm = np.array([[board.spaces[i].x, board.spaces[i].y] for i in round_ids], np.float64)
     found, strength = _peaks(contrast, mm * ppm - 0.5, max(1, round(SEARCH_MM * ppm)))
     seen = strength >= MIN_CONTRAST
-    if seen.sum() < MIN_HOLES:
-        return unchanged
+    if not seen.any():
+        return none
     found_mm = (found[seen] + 0.5) / ppm
-    to_image = np.linalg.inv(h)
-    found_px = cv2.perspectiveTransform(found_mm[None], to_image)[0]
-    fitted, agree = cv2.findHomography(found_px, mm[seen], cv2.RANSAC, INLIER_MM)
+    return cv2.perspectiveTransform(found_mm[None], np.linalg.inv(h))[0], mm[seen]
+
+
+def register_holes(
+    image: np.ndarray,
+    board: Board,
+    homography: np.ndarray,
+    holes: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Registration:
+    """The board's homography refitted through its bare holes (image px -> board mm);
+    `holes`: those `find_holes` found already in this image with this homography."""
+    h = np.asarray(homography, np.float64)
+    unchanged = Registration(h, 0, 0.0, False)
+    found_px, held_mm = holes if holes is not None else find_holes(image, board, h)
+    if len(found_px) < MIN_HOLES:
+        return unchanged
+    fitted, agree = cv2.findHomography(found_px, held_mm, cv2.RANSAC, INLIER_MM)
     if fitted is None or agree is None:
         return unchanged
     agree = agree.ravel().astype(bool)
-    held = mm[seen][agree]
+    held = held_mm[agree]
     every = np.array([[s.x, s.y] for s in board.spaces], np.float64)
     if (
-        agree.sum() < max(MIN_HOLES, MIN_SHARE * seen.sum())
+        agree.sum() < max(MIN_HOLES, MIN_SHARE * len(found_px))
         or _covered(board, every, held) < MIN_COVERED
     ):
         return unchanged
@@ -143,7 +169,58 @@ def register_holes(image: np.ndarray, board: Board, homography: np.ndarray) -> R
     if fitted is None or not np.isfinite(fitted).all() or abs(fitted[2, 2]) < 1e-12:
         return unchanged
     fitted = fitted / fitted[2, 2]
+    to_image = np.linalg.inv(h)
     moved = cv2.perspectiveTransform(cv2.perspectiveTransform(every[None], to_image), fitted)[0]
     moved_mm = float(np.linalg.norm(moved - every, axis=1).max())
     used = SETTLED_MM < moved_mm <= MOST_MM
     return Registration(fitted if used else h, int(agree.sum()), moved_mm, used)
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """The frame to read (straightened where the lens bends it) and where the board lies in
+    it (image px -> board mm)."""
+
+    image: np.ndarray
+    homography: np.ndarray
+    lens: Lens | None = None
+
+
+def marker_points(location: Location) -> tuple[np.ndarray, np.ndarray]:
+    """((M, 2) frame px, (M, 2) board mm) of the located board's marker corners."""
+    squares = location.board.marker_squares()
+    ids = [i for i in sorted(location.marker_corners) if i in squares]
+    if not ids:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    px = np.concatenate([np.asarray(location.marker_corners[i], np.float64) for i in ids])
+    return px, np.array([p for i in ids for p in squares[i]], np.float64)
+
+
+def straight_markers_fit(location: Location, lens: Lens) -> np.ndarray | None:
+    """The markers' homography in the straightened frame (image px -> board mm)."""
+    px, mm = marker_points(location)
+    if len(px) < 8:
+        return None
+    h, _ = cv2.findHomography(lens.straight_points(px), mm, 0)
+    return None if h is None or not np.isfinite(h).all() else h / h[2, 2]
+
+
+def photo_view(frame: np.ndarray, location: Location) -> BoardView:
+    """Where the board lies in this photo, from the photo alone: the markers' fit, the lens
+    measured on the markers' corners and the holes, and the holes' fit."""
+    board = location.board
+    holes = find_holes(frame, board, location.homography)
+    corners = marker_points(location)
+    lens = None
+    if len(holes[0]) >= MIN_HOLES:  # (the markers' corners alone lie in four tight clusters)
+        lens = measure_lens(
+            np.concatenate([holes[0], corners[0]]),
+            np.concatenate([holes[1], corners[1]]),
+            (frame.shape[1], frame.shape[0]),
+        )
+    markers_fit = straight_markers_fit(location, lens) if lens is not None else None
+    if lens is None or markers_fit is None:
+        found = register_holes(frame, board, location.homography, holes)
+        return BoardView(frame, found.homography)
+    straight = lens.straighten(frame)
+    return BoardView(straight, register_holes(straight, board, markers_fit).homography, lens)

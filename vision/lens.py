@@ -1,0 +1,153 @@
+"""A lens's radial distortion, measured on the board in the photo and straightened out.
+
+No homography fits a frame through a lens that bends straight lines: a wide lens (the Camera
+Module 3 Wide, the remedy for a tray too small in the frame) or a cheap one scales the
+middle of the picture differently from its edges. On a board as large as Manipulation's, a
+lens of k1 0.1 left its corner holds 5 mm and more from any homography's place for them, and
+a quarter of its spaces unclear. The board itself is the calibration target: its markers'
+corners and its printed holes lie on one plane, so the radial term under which they fit one
+homography best is the lens's. Where it is clearly not zero, the frame is straightened (one
+remap, its maps cached) and read as a pinhole camera would have seen it.
+
+Model: a point seen at distance r from the frame's centre (r in half-diagonals) lies, for a
+pinhole, at (1 + k1 r^2) times that distance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+K_REACH = 0.25  # the strongest radial term looked for (a wide lens's barrel, in half-diagonals)
+K_COARSE = 0.01  # the first search's step ...
+K_FINE = 0.001  # ... and the second's, round the best of the first
+K_MIN = 0.012  # a lens bending less than this is straight enough: nothing is straightened
+GAIN_MM = 0.15  # ... and the bent model must fit the points this much better (trimmed mean)
+FIT_MOST_MM = 0.6  # ... and fit them this well at least: else something else bends them
+TRIM = 0.8  # the best-fitting share of the points a fit is judged on (tokens bias some holes)
+MIN_POINTS = 12  # points (hole centres, marker corners) needed to measure a lens
+MAP_STEP = 8  # px between the grid points the straightening maps are worked out at
+
+
+@dataclass(frozen=True)
+class Lens:
+    """A frame's radial distortion about its centre."""
+
+    k1: float
+    size: tuple[int, int]  # (width, height) of the frames it belongs to
+
+    @property
+    def centre(self) -> np.ndarray:
+        return np.array([(self.size[0] - 1) / 2.0, (self.size[1] - 1) / 2.0])
+
+    @property
+    def norm(self) -> float:
+        return float(np.hypot(*self.size)) / 2.0
+
+    def straight_points(self, px: np.ndarray) -> np.ndarray:
+        """(N, 2) frame px -> where a pinhole camera would have seen them."""
+        return _straight(np.asarray(px, np.float64), self.k1, self.centre, self.norm)
+
+    def straighten(self, image: np.ndarray) -> np.ndarray:
+        """The frame as a pinhole camera would have seen it (same size)."""
+        if (image.shape[1], image.shape[0]) != self.size:
+            raise ValueError(f"lens measured on {self.size} frames, got {image.shape[1::-1]}")
+        first, second = _maps(round(self.k1, 4), self.size)
+        return cv2.remap(image, first, second, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _straight(px: np.ndarray, k1: float, centre: np.ndarray, norm: float) -> np.ndarray:
+    d = (px - centre) / norm
+    return centre + (px - centre) * (1.0 + k1 * (d * d).sum(-1, keepdims=True))
+
+
+@lru_cache(maxsize=4)
+def _maps(k1: float, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Remap maps (fixed point) that take each straightened pixel from where the lens put it:
+    the model solved backwards by fixed-point steps (a few suffice for any k1 looked for), on
+    a grid every MAP_STEP px and spread over the frame (the bend is smooth)."""
+    w, h = size
+    centre = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
+    norm = np.hypot(w, h) / 2.0
+    step = MAP_STEP
+    # grid point j stands at pixel step * (j - 1) + (step - 1) / 2: where an area-aligned
+    # linear enlargement by `step` samples it (one point more each side, cropped below)
+    gw, gh = -(-w // step) + 2, -(-h // step) + 2
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float64) * step - step + (step - 1) / 2.0
+    ux, uy = (xx - centre[0]) / norm, (yy - centre[1]) / norm
+    dx, dy = ux.copy(), uy.copy()
+    for _ in range(12):
+        scale = 1.0 / (1.0 + k1 * (dx * dx + dy * dy))
+        dx, dy = ux * scale, uy * scale
+    out = (gw * step, gh * step)
+    mx = cv2.resize((dx * norm + centre[0]).astype(np.float32), out, interpolation=cv2.INTER_LINEAR)
+    my = cv2.resize((dy * norm + centre[1]).astype(np.float32), out, interpolation=cv2.INTER_LINEAR)
+    inside = slice(step, step + h), slice(step, step + w)
+    return cv2.convertMaps(mx[inside], my[inside], cv2.CV_16SC2)
+
+
+def _normalising(pts: np.ndarray) -> np.ndarray:
+    """(..., 3, 3) similarity taking each point set (..., N, 2) to mean 0, mean distance
+    sqrt(2): the linear fit below is well conditioned only so."""
+    mean = pts.mean(-2)
+    spread = np.sqrt(((pts - mean[..., None, :]) ** 2).sum(-1)).mean(-1)
+    s = np.sqrt(2.0) / np.maximum(spread, 1e-12)
+    t = np.zeros(pts.shape[:-2] + (3, 3))
+    t[..., 0, 0] = t[..., 1, 1] = s
+    t[..., 0, 2], t[..., 1, 2] = -s * mean[..., 0], -s * mean[..., 1]
+    t[..., 2, 2] = 1.0
+    return t
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(..., N, 2) points through (..., 3, 3) homographies."""
+    p = pts @ np.swapaxes(h[..., :2], -1, -2) + h[..., None, :, 2]
+    return p[..., :2] / p[..., 2:3]
+
+
+def _misfits(px: np.ndarray, mm: np.ndarray, ks: np.ndarray, centre, norm) -> np.ndarray:
+    """(K,) how badly (mm, the trimmed mean) one homography fits the points under each lens
+    term: all K linear fits at once (normalised DLT, each its own smallest singular vector)."""
+    d = (px - centre) / norm
+    straight = centre + (px - centre)[None] * (
+        1.0 + ks[:, None, None] * (d * d).sum(-1)[None, :, None]
+    )
+    ta, tb = _normalising(straight), _normalising(mm[None])[0]
+    a = _apply(ta, straight)
+    b = _apply(tb, mm)
+    n, k_count = len(px), len(ks)
+    rows = np.zeros((k_count, 2 * n, 9))
+    x, y = a[..., 0], a[..., 1]
+    u, v = b[None, :, 0], b[None, :, 1]
+    one, zero = np.ones_like(x), np.zeros_like(x)
+    rows[:, 0::2] = np.stack([-x, -y, -one, zero, zero, zero, u * x, u * y, u * one], -1)
+    rows[:, 1::2] = np.stack([zero, zero, zero, -x, -y, -one, v * x, v * y, v * one], -1)
+    h = np.linalg.svd(rows, full_matrices=False)[2][:, -1].reshape(k_count, 3, 3)
+    h = np.linalg.inv(tb) @ h @ ta  # back from the normalised frames
+    err = np.linalg.norm(_apply(h, straight) - mm[None], axis=-1)
+    keep = max(4, int(TRIM * n))
+    return np.partition(err, keep - 1, axis=1)[:, :keep].mean(1)
+
+
+def measure_lens(px: np.ndarray, mm: np.ndarray, size: tuple[int, int]) -> Lens | None:
+    """The lens under which the points (frame px of board mm: hole centres, marker corners)
+    fit one homography best; None where a straight lens fits them about as well."""
+    px, mm = np.asarray(px, np.float64), np.asarray(mm, np.float64)
+    if len(px) < MIN_POINTS:
+        return None
+    probe = Lens(0.0, size)
+    centre, norm = probe.centre, probe.norm
+    straight = float(_misfits(px, mm, np.zeros(1), centre, norm)[0])
+    if straight < GAIN_MM:  # (the usual frame: one homography fits already)
+        return None
+    coarse = np.arange(-K_REACH, K_REACH + K_COARSE / 2, K_COARSE)
+    best = float(coarse[int(np.argmin(_misfits(px, mm, coarse, centre, norm)))])
+    fine = np.arange(best - K_COARSE, best + K_COARSE + K_FINE / 2, K_FINE)
+    fine_costs = _misfits(px, mm, fine, centre, norm)
+    k1, best_cost = float(fine[int(np.argmin(fine_costs))]), float(fine_costs.min())
+    if abs(k1) < K_MIN or straight - best_cost < GAIN_MM or best_cost > FIT_MOST_MM:
+        return None
+    return Lens(round(k1, 4), size)
