@@ -208,7 +208,10 @@ def detect_hand(
             arm = _across_edge(changed, board, config)
             if arm is not None:
                 return HandResult(True, float(np.count_nonzero(arm)) / total, "reference", arm)
-        return HandResult(area >= config.hand_min_area, area, "reference", blob)
+        hand = area >= config.hand_min_area
+        # (found on plain paper, it lies over the spaces between too: a fist over a seat's
+        # row left no space's centre in the blob, and its skin was read as a red token)
+        return HandResult(hand, area, "reference", _grown(blob, changed) if hand else blob)
     lab = cv2.cvtColor(np.clip(bal * (0.9 / 255.0), 0, 1).astype(np.float32), cv2.COLOR_BGR2LAB)
     L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     chroma2 = a * a + b * b
@@ -277,7 +280,8 @@ def _across_edge(foreign: np.ndarray, board: Board, config: VisionConfig) -> np.
 
 def _grown(blob: np.ndarray, skin: np.ndarray) -> np.ndarray:
     """The hand is found on plain paper only, but it lies over spaces too: every run of skin
-    colour that touches it (over a crowded grid, most of the hand) is part of it."""
+    colour (or, against a calibration, of change) that touches it (over a crowded grid, most
+    of the hand) is part of it."""
     runs, labels = cv2.connectedComponents(skin.astype(np.uint8), connectivity=8)
     if runs <= 1:
         return blob
