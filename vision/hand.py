@@ -211,7 +211,9 @@ def detect_hand(
         hand = area >= config.hand_min_area
         # (found on plain paper, it lies over the spaces between too: a fist over a seat's
         # row left no space's centre in the blob, and its skin was read as a red token)
-        return HandResult(hand, area, "reference", _grown(blob, changed) if hand else blob)
+        return HandResult(
+            hand, area, "reference", _over_spaces(blob, changed, board, config) if hand else blob
+        )
     lab = cv2.cvtColor(np.clip(bal * (0.9 / 255.0), 0, 1).astype(np.float32), cv2.COLOR_BGR2LAB)
     L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     chroma2 = a * a + b * b
@@ -278,10 +280,21 @@ def _across_edge(foreign: np.ndarray, board: Board, config: VisionConfig) -> np.
     return np.where(np.isin(labels, arms), 255, 0).astype(np.uint8)
 
 
+def _over_spaces(
+    blob: np.ndarray, changed: np.ndarray, board: Board, config: VisionConfig
+) -> np.ndarray:
+    """The hand found against the calibration on the plain paper, with the runs of change
+    touching it over the spaces beside it, as far from it as the discs the paper check
+    leaves out reach (a token moved since the calibration, further off, is no hand)."""
+    s = config.hand_px / max(board.width, board.height)
+    reach = max(1, round((max(board.token_radius, board.hole_radius * COLLAR_RADIUS) + 2.5) * s))
+    near = cv2.dilate(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
+    return _grown(blob, (near > 0) & changed)
+
+
 def _grown(blob: np.ndarray, skin: np.ndarray) -> np.ndarray:
     """The hand is found on plain paper only, but it lies over spaces too: every run of skin
-    colour (or, against a calibration, of change) that touches it (over a crowded grid, most
-    of the hand) is part of it."""
+    colour that touches it (over a crowded grid, most of the hand) is part of it."""
     runs, labels = cv2.connectedComponents(skin.astype(np.uint8), connectivity=8)
     if runs <= 1:
         return blob
