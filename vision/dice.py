@@ -52,7 +52,12 @@ from vision.face_layout import (
 )
 from vision.face_patterns import PARTNER_SHAPE_TOL, twos_spanning_too_far, unless_pattern_continues
 from vision.pips import Pip, cov_whitener, find_pips, same_ellipse
-from vision.top_face import ROUND_TOP_PIPS, choose_top_faces, image_consistency
+from vision.top_face import (
+    ROUND_TOP_PIPS,
+    choose_top_faces,
+    clearly_more_top,
+    image_consistency,
+)
 
 
 @dataclass(frozen=True)
@@ -1236,14 +1241,14 @@ def _rival_faces(
     cache: dict = {}
     whole = _face_cached(grey, rest, mine, config, cache)
     found = _split_fit(grey, rest, mine, config, depth=3, cache=cache)
-    out = []
+    out: dict[tuple[int, ...], dict] = {}
     for f in [whole, *found] if whole is not None else found:
         if f["strength"] < config.min_confidence or f["cut"]:
             continue
-        idx = sorted(keep[k] for k in f["idx"])
-        if _fit_face(grey, pips, idx, config) is None:
-            out.append({**f, "idx": idx})
-    return out
+        idx = tuple(sorted(keep[k] for k in f["idx"]))
+        if idx not in out and _fit_face(grey, pips, list(idx), config) is None:
+            out[idx] = {**f, "idx": list(idx)}
+    return list(out.values())
 
 
 def _unless_rival_top(
@@ -1256,13 +1261,16 @@ def _unless_rival_top(
     edge, seen low, shows a side face almost as squarely as its top, so that face's pips
     pass for the top's own: the top (a five, a three) was refused for its side face's
     pips, and the side face (a six) read alone as the top (drawn sweep seeds 470, 481).
-    Two faces of one die each fit well, and only one was weighed as its top: which one
-    is, is not known."""
+    Two faces of one die each fit well, and only one was weighed as its top: unless this
+    one is clearly the more top-like (rounder, bigger pips, brighter: a six beside a two of
+    its side face's, flatter, smaller and fainter), which one is, is not known."""
     if not face["idx"] or face["confidence"] <= 0:
         return face
     side = _box_side(face["box"])
     for r in _rival_faces(grey, pips, groups, face, config):
         reach = _RIVAL_REACH * max(side, _box_side(r["box"]))
-        if float(np.linalg.norm(r["centre"] - face["centre"])) < reach:
+        if float(np.linalg.norm(r["centre"] - face["centre"])) >= reach:
+            continue
+        if not clearly_more_top(face, r):
             return {**face, "confidence": 0.0, "no_face": True}
     return face
