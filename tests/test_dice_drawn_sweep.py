@@ -241,3 +241,29 @@ def test_the_network_reads_no_face_alone_below_the_size_it_was_seen_to_read_righ
     # alone right span 35 px or more
     crop = _drawn_crop("playground-battles", 440 * 7919 + 11, 1, 24, (0.0, 0.0), noise_seed=0)
     assert _values(crop) in ([1], [])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px",
+    [
+        # a five at 40 px and a three at 32 px on a die at a board's edge, seen low: its
+        # front face's six shows almost as squarely as the top, and its pips, just beyond
+        # the top's, had the top refused as part of a bigger face; the six was read as the
+        # top (sweep seed 481)
+        ("playground-battles", 481 * 7919 + 7, 5, 40),
+        ("playground-battles", 481 * 7919 + 7, 3, 32),
+        # ... and a three beside its side face's six, the six beyond it (sweep seed 470)
+        ("manji", 470 * 7919 + 10, 3, 32),
+    ],
+)
+def test_a_side_face_is_not_read_where_it_had_the_top_face_refused(game, table_seed, value, die_px):
+    crop = _drawn_crop(game, table_seed, value, die_px, (0.0, 0.0))
+    assert _values(crop) in ([value], [])
+
+
+def test_a_top_face_clearly_more_top_like_than_a_refused_face_beside_it_is_read():
+    # a six at 24 px, blurred: two pips of its side face, flatter, smaller and fainter than
+    # the six's, fit a two the counter refused for the six's pips; the six is clearly the
+    # top of the two and is still read (sweep seed 453)
+    crop = _drawn_crop("manipulation", 453 * 7919 + 5, 6, 24, (1.0, 4.0), noise_seed=0)
+    assert _values(crop) == [6]

@@ -52,7 +52,12 @@ from vision.face_layout import (
 )
 from vision.face_patterns import PARTNER_SHAPE_TOL, twos_spanning_too_far, unless_pattern_continues
 from vision.pips import Pip, cov_whitener, find_pips, same_ellipse
-from vision.top_face import ROUND_TOP_PIPS, choose_top_faces, image_consistency
+from vision.top_face import (
+    ROUND_TOP_PIPS,
+    choose_top_faces,
+    clearly_more_top,
+    image_consistency,
+)
 
 
 @dataclass(frozen=True)
@@ -332,6 +337,7 @@ def _read_grey(
         return []
     big = _big_pips(grey, max_r, config) if die_px is None else []
     faces = []
+    groups: list[list[int]] = []
     if pips:
         groups = _group_faces(grey, _pip_mask(grey, pips), pips, config)
         for g in groups:
@@ -345,6 +351,7 @@ def _read_grey(
     faces, side_faces = choose_top_faces(faces, config, grey, pips)
     faces = image_consistency(faces)
     if not square_view:
+        faces = [_unless_rival_top(grey, pips, groups, f, config) for f in faces]
         faces = [unless_pattern_continues(f, pips) for f in faces]
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not
@@ -1207,3 +1214,63 @@ def _ones_within_twos(
                     break
         out.append(f)
     return out
+
+
+# a face fitted without another face's pips lies beside it, on the same die, when their
+# centres are at most this many of the larger face's box sides apart (a die's side face
+# shows right against its top; the top faces of touching dice lie a die's width apart)
+_RIVAL_REACH = 1.15
+
+
+def _rival_faces(
+    grey: np.ndarray, pips: list[Pip], groups: list[list[int]], face: dict, config: DiceConfig
+) -> list[dict]:
+    """Faces the counter refused only for this face's pips: set aside, the other pips of
+    its groups (those joined to its pips by bright die body) fit a face strongly (its
+    layout, its bare body: :func:`_fit_face`'s ``strength``), which with them there was no
+    face at all (a pip of this face on it or just beyond it). Indices into ``pips``. A face
+    the counter fitted anyway is left out: it has been weighed against this one already."""
+    own = set(face["idx"])
+    rest_idx = sorted({i for g in groups if own & set(g) for i in g} - own)
+    if not rest_idx:
+        return []
+    keep = [i for i in range(len(pips)) if i not in own]
+    at = {i: k for k, i in enumerate(keep)}
+    rest = [pips[i] for i in keep]
+    mine = [at[i] for i in rest_idx]
+    cache: dict = {}
+    whole = _face_cached(grey, rest, mine, config, cache)
+    found = _split_fit(grey, rest, mine, config, depth=3, cache=cache)
+    out: dict[tuple[int, ...], dict] = {}
+    for f in [whole, *found] if whole is not None else found:
+        if f["strength"] < config.min_confidence or f["cut"]:
+            continue
+        idx = tuple(sorted(keep[k] for k in f["idx"]))
+        if idx not in out and _fit_face(grey, pips, list(idx), config) is None:
+            out[idx] = {**f, "idx": list(idx)}
+    return list(out.values())
+
+
+def _unless_rival_top(
+    grey: np.ndarray, pips: list[Pip], groups: list[list[int]], face: dict, config: DiceConfig
+) -> dict:
+    """The face, declined (and no reading of either reader there) when beside it lies a
+    face of its die that the counter refused only for this face's pips
+    (:func:`_rival_faces`). The counter refuses a face with a pip of its own shape just
+    beyond it (a piece of a bigger face whose other pips were lost); a die at a board's
+    edge, seen low, shows a side face almost as squarely as its top, so that face's pips
+    pass for the top's own: the top (a five, a three) was refused for its side face's
+    pips, and the side face (a six) read alone as the top (drawn sweep seeds 470, 481).
+    Two faces of one die each fit well, and only one was weighed as its top: unless this
+    one is clearly the more top-like (rounder, bigger pips, brighter: a six beside a two of
+    its side face's, flatter, smaller and fainter), which one is, is not known."""
+    if not face["idx"] or face["confidence"] <= 0:
+        return face
+    side = _box_side(face["box"])
+    for r in _rival_faces(grey, pips, groups, face, config):
+        reach = _RIVAL_REACH * max(side, _box_side(r["box"]))
+        if float(np.linalg.norm(r["centre"] - face["centre"])) >= reach:
+            continue
+        if not clearly_more_top(face, r):
+            return {**face, "confidence": 0.0, "no_face": True}
+    return face

@@ -82,6 +82,17 @@ def _side_direction(faces: list[dict]) -> np.ndarray:
     return np.array([0.0, 1.0])
 
 
+# a face more top-like than another by this much (:func:`_topness`, with the bonus for
+# lying away from the nadir) is clearly the top of the two
+TOP_MARGIN = 1.5
+
+
+def clearly_more_top(f: dict, g: dict) -> bool:
+    """Is face ``f`` clearly more top-like than ``g`` (:data:`TOP_MARGIN`) by its pips'
+    roundness and size and its shade alone, wherever the two lie?"""
+    return bool(_topness(f) - _topness(g) > TOP_MARGIN)
+
+
 # a face's confidence is scaled by this when a face beside it on the same die is about as
 # top-like and the camera's nadir is unknown (a plain photo): which one is the top is a guess
 _WHICH_TOP_UNKNOWN = 0.5
@@ -120,7 +131,7 @@ def choose_top_faces(
     half-spacing a): a face edge is 1.85a from its centre, so two top faces of touching dice
     are at least ~3.7a apart, while a side face sits right against its top face.
     """
-    margin = 1.5
+    margin = TOP_MARGIN
     w_pos = 3.0  # topness bonus per face size of offset away from the nadir
     nadir = None
     if config.nadir is not None:
