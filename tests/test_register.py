@@ -95,12 +95,16 @@ def test_a_photo_alone_reads_every_hole_under_a_strong_lens():
     assert not wrong, f"spaces not read as placed: {sorted(wrong)}"
 
 
-def test_the_calibration_learns_the_fit_and_reads_by_it():
+def _calibrated_lens_table():
+    """Aggravation on the strong-lens table, calibrated from its starting position."""
     game = rules.get("aggravation")
-    board = game.board
     start = game.placement(game.initial_state())
-    table = PhotoTable(board, seed=STRONG_LENS_SEED, conditions=("lens",))
-    cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
+    table = PhotoTable(game.board, seed=STRONG_LENS_SEED, conditions=("lens",))
+    return game.board, table, calibrate(game.board, [(table.render(start, hand=False)[0], start)])
+
+
+def test_the_calibration_learns_the_fit_and_reads_by_it():
+    board, table, cal = _calibrated_lens_table()
     assert cal.board_fit is not None
     again = Calibration.from_json(cal.to_json())
     assert np.allclose(again.board_fit, cal.board_fit, atol=1e-3)
@@ -122,11 +126,7 @@ def test_a_saved_fit_that_is_no_matrix_is_refused_by_name(bad):
 
 
 def test_a_board_moved_since_the_calibration_is_fitted_again():
-    game = rules.get("aggravation")
-    board = game.board
-    start = game.placement(game.initial_state())
-    table = PhotoTable(board, seed=STRONG_LENS_SEED, conditions=("lens",))
-    cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
+    board, table, cal = _calibrated_lens_table()
     frame, _ = table.render({}, hand=False)
     assert cal.view(frame, locate(DEFAULT_CONFIG, frame, [board])) is not None  # lies as it lay
     # the same board pushed 40 px to the right in the picture
