@@ -79,7 +79,7 @@ def test_the_whole_board_in_view_gives_the_drawn_mask_of_all_ones():
     rows, cols = frame.shape[:2]
     outline = np.array([[[-0.5, -0.5], [cols - 0.5, -0.5], [cols - 0.5, rows - 0.5],
                          [-0.5, rows - 0.5]]])  # fmt: skip
-    quad = cv2.perspectiveTransform(outline, topview._board_to_top(ppm) @ homography)[0]
+    quad = cv2.perspectiveTransform(outline, topview.board_to_top(ppm) @ homography)[0]
     assert topview._covers(quad, size)
     assert valid.dtype == bool and np.array_equal(valid, _drawn_valid(quad, size))
 

@@ -22,7 +22,7 @@ from rules.geometry import Board
 from rules.printing import SQUARE_KINDS
 from vision.lens import Lens, measure_lens
 from vision.locate import Location
-from vision.topview import nearest_spacing
+from vision.topview import board_to_top, nearest_spacing
 
 REGISTER_PPM = 1.25  # top-view pixels per board mm the holes are looked for at
 SEARCH_MM = 4.5  # how far from where the markers put it a hole is looked for
@@ -49,16 +49,11 @@ class Registration:
 
 
 @lru_cache(maxsize=16)
-def _spacing(board: Board) -> np.ndarray:
-    return nearest_spacing(board)
-
-
-@lru_cache(maxsize=16)
 def _round_holes(board: Board) -> np.ndarray:
     """Indices of the spaces printed as round holes clear of their neighbours: a square's
     middle says less, and where the ring round a hole reaches into the next hole (Playground
     Battles' base rows, tinted collars touching) its centre is pulled aside (by 1 mm there)."""
-    clear = _spacing(board) >= 2.0 * RING[1] * board.hole_radius
+    clear = nearest_spacing(board) >= 2.0 * RING[1] * board.hole_radius
     holes = [i for i, s in enumerate(board.spaces) if s.kind not in SQUARE_KINDS and clear[i]]
     out = np.array(holes, int)
     out.flags.writeable = False
@@ -113,7 +108,7 @@ def _covered(board: Board, every: np.ndarray, held: np.ndarray) -> float:
     """The share of the board's spaces with an agreeing hole close by: a fit through holes
     that lie only along two rows says little of the squares between them."""
     gap = np.sqrt(((every[:, None, :] - held[None, :, :]) ** 2).sum(-1)).min(1)
-    return float(np.mean(gap <= COVER_SPACINGS * _spacing(board)))
+    return float(np.mean(gap <= COVER_SPACINGS * nearest_spacing(board)))
 
 
 def find_holes(
@@ -127,9 +122,8 @@ def find_holes(
     if len(round_ids) < MIN_HOLES:
         return none
     ppm = REGISTER_PPM
-    to_top = np.array([[ppm, 0, -0.5], [0, ppm, -0.5], [0, 0, 1]], np.float64)
     size = (round(board.width * ppm), round(board.height * ppm))
-    top = cv2.warpPerspective(image, to_top @ h, size, flags=cv2.INTER_LINEAR)
+    top = cv2.warpPerspective(image, board_to_top(ppm) @ h, size, flags=cv2.INTER_LINEAR)
     top = (cv2.cvtColor(top, cv2.COLOR_BGR2GRAY) if top.ndim == 3 else top).astype(np.float32)
     contrast = _hole_contrast(top, board.hole_radius * ppm)
     mm = np.array([[board.spaces[i].x, board.spaces[i].y] for i in round_ids], np.float64)

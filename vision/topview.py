@@ -49,14 +49,19 @@ def reader_ppm(board: Board) -> float:
     return TOKEN_PX / radius
 
 
+@lru_cache(maxsize=16)
 def nearest_spacing(board: Board) -> np.ndarray:
-    """Per space, the distance to the nearest other space (mm)."""
+    """Per space, the distance to the nearest other space (mm). Worked out once per board
+    (several stages ask for it every frame); read-only."""
     xy = np.array([[s.x, s.y] for s in board.spaces], np.float64)
     if len(xy) < 2:
-        return np.full(len(xy), 4.0 * board.token_radius)
-    d = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1))
-    np.fill_diagonal(d, np.inf)
-    return d.min(1)
+        out = np.full(len(xy), 4.0 * board.token_radius)
+    else:
+        d = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1))
+        np.fill_diagonal(d, np.inf)
+        out = d.min(1)
+    out.flags.writeable = False
+    return out
 
 
 def search_radius_mm(board: Board) -> np.ndarray:
@@ -109,7 +114,7 @@ def paper_mask(board: Board, ppm: float) -> np.ndarray:
     return paper
 
 
-def _board_to_top(ppm: float) -> np.ndarray:
+def board_to_top(ppm: float) -> np.ndarray:
     """Board mm -> top-view px (pixel centres at (i + 0.5) / ppm mm)."""
     return np.array([[ppm, 0, -0.5], [0, ppm, -0.5], [0, 0, 1]], np.float64)
 
@@ -135,7 +140,7 @@ def warp_top(image: np.ndarray, board: Board, homography: np.ndarray, ppm: float
         to_full = np.array([[1 / fx, 0, 0.5 / fx - 0.5], [0, 1 / fy, 0.5 / fy - 0.5], [0, 0, 1]])
         h, src, frame_ppm = h @ to_full, half, frame_ppm / 2
     size = (round(board.width * ppm), round(board.height * ppm))
-    warp = _board_to_top(ppm) @ h
+    warp = board_to_top(ppm) @ h
     top = cv2.warpPerspective(src, warp, size, flags=cv2.INTER_LINEAR)
     corners = np.array(
         [
