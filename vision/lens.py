@@ -59,7 +59,9 @@ class Lens:
         return cv2.remap(image, first, second, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _straight(px: np.ndarray, k1: float, centre: np.ndarray, norm: float) -> np.ndarray:
+def _straight(px: np.ndarray, k1, centre: np.ndarray, norm: float) -> np.ndarray:
+    """Points (..., 2) as a pinhole would have seen them; `k1` a number, or an array that
+    broadcasts against the points' leading axes (many lenses at once)."""
     d = (px - centre) / norm
     return centre + (px - centre) * (1.0 + k1 * (d * d).sum(-1, keepdims=True))
 
@@ -70,8 +72,8 @@ def _maps(k1: float, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     the model solved backwards by fixed-point steps (a few suffice for any k1 looked for), on
     a grid every MAP_STEP px and spread over the frame (the bend is smooth)."""
     w, h = size
-    centre = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
-    norm = np.hypot(w, h) / 2.0
+    lens = Lens(k1, size)
+    centre, norm = lens.centre, lens.norm
     step = MAP_STEP
     # grid point j stands at pixel step * (j - 1) + (step - 1) / 2: where an area-aligned
     # linear enlargement by `step` samples it (one point more each side, cropped below)
@@ -111,10 +113,7 @@ def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def _misfits(px: np.ndarray, mm: np.ndarray, ks: np.ndarray, centre, norm) -> np.ndarray:
     """(K,) how badly (mm, the trimmed mean) one homography fits the points under each lens
     term: all K linear fits at once (normalised DLT, each its own smallest singular vector)."""
-    d = (px - centre) / norm
-    straight = centre + (px - centre)[None] * (
-        1.0 + ks[:, None, None] * (d * d).sum(-1)[None, :, None]
-    )
+    straight = _straight(px[None], ks[:, None, None], centre, norm)  # (K, N, 2)
     ta, tb = _normalising(straight), _normalising(mm[None])[0]
     a = _apply(ta, straight)
     b = _apply(tb, mm)
