@@ -19,7 +19,7 @@ from rules.geometry import Board
 from rules.palette import PALETTE
 from vision.lens import Lens
 from vision.locate import Location
-from vision.register import BoardView, photo_view, straight_markers_fit
+from vision.register import BoardView, markers_fit, photo_view
 from vision.tokens import chroma
 
 
@@ -78,24 +78,21 @@ class Calibration:
         lens = (
             None if self.lens_k1 is None else Lens(self.lens_k1, (frame.shape[1], frame.shape[0]))
         )
-        markers = location.homography if lens is None else straight_markers_fit(location, lens)
+        markers = markers_fit(location, lens)
         if markers is None:
             return None
         fit = self.fitted(markers, location.board)
         if fit is None:
             return None
-        return BoardView(frame if lens is None else lens.straighten(frame), fit, lens)
+        return BoardView(frame if lens is None else lens.straighten(frame), fit, markers, lens)
 
     def learn_fit(self, frame: np.ndarray, location: Location) -> BoardView:
         """Measure the lens and the board's fit on `frame` and keep them; the view to read."""
         view = photo_view(frame, location)
-        markers = (
-            location.homography if view.lens is None else straight_markers_fit(location, view.lens)
-        )
         self.lens_k1 = None if view.lens is None else view.lens.k1
-        bent = view.lens is not None or not np.array_equal(view.homography, markers)
-        self.board_fit = view.homography @ np.linalg.inv(markers) if bent else None
-        self.fit_at = markers if bent else None
+        bent = view.lens is not None or not np.array_equal(view.homography, view.markers)
+        self.board_fit = view.homography @ np.linalg.inv(view.markers) if bent else None
+        self.fit_at = view.markers if bent else None
         return view
 
     def empty_look(self, space_id: str) -> Look:
@@ -287,10 +284,8 @@ def calibrate(
         loc = locate(config, frame, [board], last_homography=last)
         if loc is None:
             raise ValueError(f"calibration frame {k}: board {board.name!r} not found")
-        # the first view's lens and printed holes fix where the board lies for good
-        view = (fit.learn_fit(frame, loc) if k == 0 else fit.view(frame, loc)) or fit.learn_fit(
-            frame, loc
-        )
+        # the first view's lens and printed holes fix where the board lies, while it lies so
+        view = (fit.view(frame, loc) if k else None) or fit.learn_fit(frame, loc)
         looks = sample_spaces(config, view.image, board, view.homography, loc.markers)
         tops.append(rectify(config, view.image, board, view.homography))
         for i, sid in enumerate(looks.ids):

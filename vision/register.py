@@ -177,6 +177,7 @@ class BoardView:
 
     image: np.ndarray
     homography: np.ndarray
+    markers: np.ndarray  # the corner markers' own fit in `image` (before the holes bend it)
     lens: Lens | None = None
 
 
@@ -190,8 +191,11 @@ def marker_points(location: Location) -> tuple[np.ndarray, np.ndarray]:
     return px, np.array([p for i in ids for p in squares[i]], np.float64)
 
 
-def straight_markers_fit(location: Location, lens: Lens) -> np.ndarray | None:
-    """The markers' homography in the straightened frame (image px -> board mm)."""
+def markers_fit(location: Location, lens: Lens | None) -> np.ndarray | None:
+    """The markers' homography (image px -> board mm) in the frame straightened by `lens`
+    (the located one where the lens is straight); None where they fit none."""
+    if lens is None:
+        return location.homography
     px, mm = marker_points(location)
     if len(px) < 8:
         return None
@@ -212,9 +216,10 @@ def photo_view(frame: np.ndarray, location: Location) -> BoardView:
             np.concatenate([holes[1], corners[1]]),
             (frame.shape[1], frame.shape[0]),
         )
-    markers_fit = straight_markers_fit(location, lens) if lens is not None else None
-    if lens is None or markers_fit is None:
+    straight_fit = markers_fit(location, lens) if lens is not None else None
+    if straight_fit is None:
         found = register_holes(frame, board, location.homography, holes)
-        return BoardView(frame, found.homography)
+        return BoardView(frame, found.homography, location.homography)
     straight = lens.straighten(frame)
-    return BoardView(straight, register_holes(straight, board, markers_fit).homography, lens)
+    found = register_holes(straight, board, straight_fit)
+    return BoardView(straight, found.homography, straight_fit, lens)
