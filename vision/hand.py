@@ -106,12 +106,18 @@ def rectify(config: VisionConfig, image: np.ndarray, board: Board, homography) -
 
 
 @lru_cache(maxsize=32)
+def _space_clearance_mm(board: Board) -> float:
+    """How far round each space's centre the paper check leaves the board out: a token, or
+    a seat hole's tinted collar, and a margin."""
+    return max(board.token_radius, board.hole_radius * COLLAR_RADIUS) + 2.5
+
+
 def _static_mask(board: Board, hand_px: int) -> np.ndarray:
     """255 where the printed board is plain (no space, region or marker), else 0."""
     s = hand_px / max(board.width, board.height)
     size = (max(1, round(board.height * s)), max(1, round(board.width * s)))
     mask = np.full(size, 255, np.uint8)
-    r = (max(board.token_radius, board.hole_radius * COLLAR_RADIUS) + 2.5) * s
+    r = _space_clearance_mm(board) * s
     for sp in board.spaces:
         cv2.circle(mask, (round(sp.x * s), round(sp.y * s)), max(1, round(r)), 0, -1)
     for reg in board.regions:
@@ -286,8 +292,7 @@ def _over_spaces(
     """The hand found against the calibration on the plain paper, with the runs of change
     touching it over the spaces beside it, as far from it as the discs the paper check
     leaves out reach (a token moved since the calibration, further off, is no hand)."""
-    s = config.hand_px / max(board.width, board.height)
-    reach = max(1, round((max(board.token_radius, board.hole_radius * COLLAR_RADIUS) + 2.5) * s))
+    reach = max(1, round(_space_clearance_mm(board) * board_scale(board, config)))
     near = cv2.dilate(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
     return _grown(blob, (near > 0) & changed)
 
