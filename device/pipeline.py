@@ -245,7 +245,7 @@ class Pipeline:
                     stable.placement, dice=list(values), dice_owners=list(owners),
                     dice_boxes=boxes,
                 )  # fmt: skip
-                self._learn(image, board, stable)
+                self._learn(board, stable)
         return obs
 
     def _ask_detail(self, board: Any, homography: np.ndarray | None) -> None:
@@ -266,19 +266,18 @@ class Pipeline:
         self._detail_regions = regions
         want(regions)
 
-    def _learn(self, image: np.ndarray, board: Any, stable: Observation) -> None:
+    def _learn(self, board: Any, stable: Observation) -> None:
         """The referee agrees with this reading: let the calibration learn from the frame
         (spaces seen empty for the first time, a lamp drifting slowly)."""
         game = self.referee.game
         if self.calibration is None or game.board is not board:
             return
         expected = game.placement(self.referee.state)
-        if game.canonical(expected) != game.canonical(stable.placement):
+        if game.canonical(expected) != game.canonical(stable.placement) or stable.view is None:
             return
         self.calibration = refine(
-            self.calibration, board, image, expected, stable.homography,
-            markers_seen=stable.markers,
-        )  # fmt: skip
+            self.calibration, board, stable.view, expected, markers_seen=stable.markers
+        )
 
     def _hand_over(self, dice: list) -> None:
         if self._last_key is not None:

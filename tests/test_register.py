@@ -12,7 +12,7 @@ import pytest
 
 import rules
 from hardware.phototable import PhotoTable
-from vision.calibrate import Calibration, calibrate
+from vision.calibrate import Calibration, calibrate, refine
 from vision.config import DEFAULT_CONFIG
 from vision.locate import locate
 from vision.observation import observe
@@ -144,3 +144,20 @@ def test_a_frame_with_no_holes_where_the_markers_put_them_changes_nothing():
         found = register_holes(frame, board, h)
         assert not found.used and found.holes == 0
         assert np.array_equal(found.homography, h)
+
+
+def test_what_the_calibration_learns_from_an_accepted_reading_keeps_the_lens_and_fit():
+    """The appliance refines its calibration from every accepted reading; the lens and the
+    board's fit stay, and the new looks are taken where the reading took them."""
+    board, table, cal = _calibrated_lens_table()
+    rng = np.random.default_rng(5)
+    colours = candidate_colours(board)
+    placement = {s.id: colours[int(rng.integers(len(colours)))] for s in board.spaces[::4]}
+    image, truth = table.render(placement, hand=False)
+    better = refine(cal, board, observe(image, [board], cal).view, truth.placement)
+    assert better.lens_k1 == cal.lens_k1 and better.board_fit is not None
+    assert np.array_equal(better.board_fit, cal.board_fit)
+    again, truth = table.render(placement, hand=False)
+    obs = observe(again, [board], better)
+    wrong = {s.id for s in board.spaces if obs.spaces[s.id][0] != truth.placement.get(s.id)}
+    assert not wrong, f"spaces not read as placed: {sorted(wrong)}"

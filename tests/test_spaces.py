@@ -157,7 +157,7 @@ def test_refine_learns_spaces_first_seen_empty():
     moved = {k: v for k, v in start.items() if k != "a1"} | {"a4": start["a1"]}
     frame, truth = table.render(moved, hand=False)
     obs = observe(frame, [board], cal)
-    better = refine(cal, board, frame, truth.placement, obs.homography)
+    better = refine(cal, board, obs.view, truth.placement)
     assert "a1" not in better.borrowed and "a1" in cal.borrowed  # the old one is untouched
     again, _ = table.render(moved, hand=False)
     obs = observe(again, [board], better)

@@ -10,7 +10,7 @@ Colours are in the normalised LAB space produced by `vision.spaces.sample_spaces
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -355,28 +355,30 @@ def _borrow(board: Board, cal: Calibration) -> None:
 def refine(
     calibration: Calibration,
     board: Board,
-    frame: np.ndarray,
+    view: BoardView,
     placement: dict[str, str],
-    homography: np.ndarray,
     config=None,
     markers_seen: tuple[int, ...] | None = None,
     rate: float = 0.25,
 ) -> Calibration:
     """Learn more from a frame whose placement is confirmed (a stable reading the referee
-    accepted): spaces seen empty for the first time get their own look, and every reference
-    moves `rate` of the way toward what this frame shows (a lamp drifting, a cloud). Returns
-    a new Calibration; the old one is untouched.
+    accepted), read where `view` (`Observation.view`) read it: spaces seen empty for the
+    first time get their own look, and every reference moves `rate` of the way toward what
+    this frame shows (a lamp drifting, a cloud). The lens and the board's fit stay as
+    learnt. Returns a new Calibration; the old one is untouched.
     """
     from vision.config import DEFAULT_CONFIG
     from vision.spaces import sample_spaces
 
     config = config or DEFAULT_CONFIG
-    looks = sample_spaces(config, frame, board, homography, markers_seen)
-    new = Calibration(
-        calibration.board, dict(calibration.empty), dict(calibration.colours),
-        dict(calibration.tints), calibration.default_empty, set(calibration.borrowed),
-        calibration.top_view,
-    )  # fmt: skip
+    looks = sample_spaces(config, view.image, board, view.homography, markers_seen)
+    new = replace(
+        calibration,
+        empty=dict(calibration.empty),
+        colours=dict(calibration.colours),
+        tints=dict(calibration.tints),
+        borrowed=set(calibration.borrowed),
+    )
     by_colour: dict[str, list] = defaultdict(list)
     for i, sid in enumerate(looks.ids):
         if not looks.valid[i]:

@@ -19,7 +19,7 @@ from vision.config import DEFAULT_CONFIG, VisionConfig, check_frame
 from vision.contest import is_contest
 from vision.hand import HandResult, detect_hand, rectify
 from vision.locate import locate
-from vision.register import photo_view
+from vision.register import BoardView, photo_view
 from vision.round_hand import read_round_hand
 from vision.spaces import sample_spaces
 from vision.topview import nearest_spacing
@@ -42,6 +42,9 @@ class Observation:
     timings_ms: dict[str, float] = field(default_factory=dict)
     markers: tuple[int, ...] = ()  # marker ids seen
     source: str = ""  # "markers" | "last" | "" (not located)
+    # the frame as read (straightened where the lens bends it) and the board's fit in it:
+    # what a calibration learns from once the referee accepts the reading
+    view: BoardView | None = field(default=None, repr=False, compare=False)
 
     @property
     def located(self) -> bool:
@@ -124,7 +127,7 @@ def observe(
     timings["total"] = (time.perf_counter() - t0) * 1e3
     return Observation(
         board.name, loc.homography, spaces, placement, unclear, dice, hand, timings,
-        loc.markers, loc.source,
+        loc.markers, loc.source, view,
     )  # fmt: skip
 
 
