@@ -50,6 +50,9 @@ PLAIN_LOOK_SPREAD = 0.1  # the plain middles gather round their look: this near 
 PLAIN_LOOK_SHARE = 0.6  # ... this share of them at least ...
 PLAIN_LOOK_CAP = 0.4  # ... and it is no more colourful than this (no set of tokens, no skin)
 TINT_CAP = 0.65  # a printed tint is never more colourful than this
+# a seat's tint learnt at calibration, seen bare later, is at most this much more colourful
+# (the seat's drift scales it with the light; the faintest token is 0.15 above it)
+LEARNT_TINT_ROOM = 0.08
 TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
 ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
 PREDICTED_TINT_MARGIN = 0.05  # a token this far over the full bar above a predicted tint
@@ -296,7 +299,7 @@ def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibrati
         if all(v is not None for v in learned):
             level = np.minimum(np.array(learned, np.float64), TINT_CAP)
             level = level * drift[owner]
-            quiet[idx], faint[idx] = level + 0.1, level + 0.15
+            quiet[idx], faint[idx] = level + LEARNT_TINT_ROOM, level + 0.15
             full[idx] = np.maximum(level + 0.3, TOKEN_SURE)
             continue
         shows = printed[idx]
