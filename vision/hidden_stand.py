@@ -9,14 +9,17 @@ colour that neither the row's print nor the stand explains.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from rules.geometry import Board
 from vision.confidence import ramp_one
 from vision.tokens import HUE_CENTRES, SLIVER_CHROMA, SpaceLooks, hue_bins
+from vision.tokens import reader_plan as _plan
 
 if TYPE_CHECKING:
     from vision.spaces import Evidence
@@ -34,6 +37,13 @@ SLIVER_HIDES = 20.0  # ... and this much: the edge of a second stand it mostly h
 # to 19 mm², a lone stand 10 more at the 99th percentile, a hidden stand's edge 56 and more)
 PRINT_SLIVER_SPACES = 10
 PRINT_SLIVER_MOST = 20.0
+# A stand set down off its square, and leaning in perspective, reaches into the next square:
+# where the colour beside a stand is one blob with a stand of that colour read next door, and
+# most of the blob lies beyond this square's reach, it is that stand's, up to this much of it
+# in this square (a hidden stand's edge showed 56 mm² and more on dev photos; one merged with
+# its neighbour's blob, 399)
+NEIGHBOUR_REACH_MOST = 40.0  # mm²
+NEIGHBOUR_LEAVES = 5.0  # mm²: a few pixels of the top view
 # On a seat's row a stand of the seat's colour half hidden behind another can be as colourful
 # as the row's tint, but its colour is its own. Round a lone stand there every pixel of the
 # row's colour is its print (a little more colourful than predicted, at most), the stand, or a
@@ -94,6 +104,78 @@ def slivers(
     if per_hue is not None and len(stands):
         out[stands] = per_hue.astype(np.float64) @ member.T.astype(np.float64)
     return out
+
+
+def less_neighbours_reach(
+    sliver: np.ndarray,
+    beside: np.ndarray,
+    samples: SpaceLooks,
+    member: np.ndarray,
+    token: np.ndarray,
+    print_look: tuple[float, float] | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`sliver` (N, K) less the pixels of it that belong to a stand read on a neighbouring
+    space (see NEIGHBOUR_REACH_MOST): its blob, found on the whole top view with thin print
+    (an outline, a line) opened away, and as far as that blob reaches into this square. Where
+    next to nothing of that colour is left, the stand-sized patch of it `beside` (N, K) found
+    in the square was that stand's too: it is dropped."""
+    read = token >= 0.5
+    asked = np.argwhere((sliver >= SLIVER_NONE) & ~read & read.any(1)[:, None])
+    if not len(asked) or samples.view is None or samples.board is None:
+        return sliver, beside
+    plan = _plan(samples.board)
+    ppm = samples.view.ppm
+    out, beside = sliver.copy(), beside.copy()
+    blobs_of: dict[int, _Blobs] = {}
+    for i, k in asked:
+        blobs = blobs_of.get(k) or blobs_of.setdefault(k, _colour_blobs(samples, member[k]))
+        inside = np.bincount(blobs.label.take(plan.reach_at[i]), minlength=len(blobs.area))
+        theirs = [
+            blob
+            for blob in np.flatnonzero(inside[1:]) + 1
+            if inside[blob] <= NEIGHBOUR_REACH_MOST * ppm**2
+            and blobs.area[blob] >= 2 * inside[blob]  # (most of it beyond this square)
+            and (j := _nearest_space(plan, blobs.centroid[blob])) != i
+            and read[j, k]
+        ]
+        if not theirs:
+            continue
+        mask = np.isin(blobs.label, theirs).reshape(plan.shape).astype(np.uint8)
+        mask = cv2.dilate(mask, _SMALL_DISC).ravel()  # (and its soft rim)
+        at, hues = samples.sliver_pixels(int(i), print_look)
+        mine = float(np.count_nonzero(member[k][hues] & (mask.take(at) == 0))) / ppm**2
+        out[i, k] = min(out[i, k], mine)
+        if mine <= NEIGHBOUR_LEAVES:
+            beside[i, k] = 0.0
+    return out, beside
+
+
+@dataclass(frozen=True)
+class _Blobs:
+    """One colour's blobs on the top view: each pixel's blob (flat, 0 for none), and each
+    blob's area (px) and centroid (x, y)."""
+
+    label: np.ndarray
+    area: np.ndarray
+    centroid: np.ndarray
+
+
+def _colour_blobs(samples: SpaceLooks, hues: np.ndarray) -> _Blobs:
+    """The blobs of pixels colourful enough to be a token's and in `hues` (HUE_BINS,) bool,
+    thin print (an outline, a line) opened away."""
+    strong, bins = samples.colourful
+    mask = cv2.morphologyEx((strong & hues[bins]).astype(np.uint8), cv2.MORPH_OPEN, _SMALL_DISC)
+    count, label, stats, centroid = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return _Blobs(label.ravel(), stats[:, cv2.CC_STAT_AREA], centroid)
+
+
+_SMALL_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+def _nearest_space(plan, xy: np.ndarray) -> int:
+    """The space whose centre is nearest the top-view point `xy` (x, y)."""
+    y, x = np.divmod(plan.centre, plan.shape[1])
+    return int(np.argmin((x - xy[0]) ** 2 + (y - xy[1]) ** 2))
 
 
 def net_of_print(

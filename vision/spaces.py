@@ -27,7 +27,13 @@ from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
 from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
-from vision.hidden_stand import hidden_stand, net_of_print, slivers, unexplained_row_colour
+from vision.hidden_stand import (
+    hidden_stand,
+    less_neighbours_reach,
+    net_of_print,
+    slivers,
+    unexplained_row_colour,
+)
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.seat_peers import read_by_peers
 from vision.standout import standout_tokens
@@ -577,6 +583,11 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
     stands = np.flatnonzero((token >= 0.5).any(1))
+    beside = np.zeros((n, k_count)) if samples.beside is None else _per_colour(samples.beside, win)
+    # (a stand on the next square reaching into this one is no stand hidden here)
+    sliver, beside = less_neighbours_reach(
+        slivers(samples, win.member, stands, cast_at), beside, samples, win.member, token, cast_at
+    )
     return Evidence(
         colours=win.colours,
         token=token,
@@ -587,11 +598,9 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         stray=stray,
         light=light,
         centre_chroma=centre_chroma,
-        beside=np.zeros((n, k_count))
-        if samples.beside is None
-        else _per_colour(samples.beside, win),
+        beside=beside,
         sliver=net_of_print(
-            slivers(samples, win.member, stands, cast_at),
+            sliver,
             samples,
             win.member,
             # (the plain spaces no token's colour and no stray colour says anything of)

@@ -330,6 +330,27 @@ class SpaceLooks:
         plan = reader_plan(self.board)
         return _sliver(self.view, plan, np.asarray(spaces, np.int64), print_look)
 
+    def sliver_pixels(
+        self, space: int, print_look: tuple[float, float] | None = None
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Flat top-view indices of the pixels `slivers` counts round one space, and their hue
+        sectors; None where the top view is not known."""
+        if self.view is None or self.board is None:
+            return None
+        plan = reader_plan(self.board)
+        at, bins = _sliver_pixels(self.view, plan, np.array([space]), print_look)
+        return plan.reach_at[space].take(at), bins
+
+    @cached_property
+    def colourful(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(H, W) bool: top-view pixels colourful enough to be a token's, and (H, W) their
+        hue sectors; None where the top view is not known. Worked out only when asked."""
+        if self.view is None:
+            return None
+        cx, cy, _ = _chroma_planes_of(self.view.image)
+        strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
+        return strong, hue_bins(cx, cy)
+
     def reach_chroma(self, spaces: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """(S, R) chroma x and y of every pixel within SLIVER_REACH_MM of each of `spaces`'
         centres (indices), unblurred; None where the top view is not known."""
@@ -510,6 +531,22 @@ def _sliver(
 ) -> np.ndarray:
     """(S, HUE_BINS) mm² of pixels colourful enough to be a token's, per hue sector, within
     SLIVER_REACH_MM of each of `spaces`' centres (and as far from the print's look)."""
+    at, bins = _sliver_pixels(view, plan, spaces, print_look)
+    who = at // plan.reach.size
+    n = len(spaces)
+    counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS)
+    return (counts.reshape(n, HUE_BINS) / view.ppm**2).astype(np.float32)
+
+
+def _sliver_pixels(
+    view: TopView,
+    plan: ReaderPlan,
+    spaces: np.ndarray,
+    print_look: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels within SLIVER_REACH_MM of each of `spaces`' centres that a sliver counts
+    (colourful enough to be a token's, and no print), as flat indices into (S, R), and
+    their hue sectors."""
     cx, cy = _reach_chroma(view, plan, spaces)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
     if print_look is not None:
@@ -520,11 +557,7 @@ def _sliver(
     if check.any():
         strong[check] = hue_gap(hue_deg(cx[check], cy[check]), print_hue[check]) > PRINT_HUE_REACH
     at = np.flatnonzero(strong)
-    bins = hue_bins(cx.take(at), cy.take(at))
-    who = at // cx.shape[1]
-    n = len(spaces)
-    counts = np.bincount(who * HUE_BINS + bins, minlength=n * HUE_BINS).reshape(n, HUE_BINS)
-    return (counts / view.ppm**2).astype(np.float32)
+    return at, hue_bins(cx.take(at), cy.take(at))
 
 
 def _shade(view: TopView, board: Board, plan: ReaderPlan) -> np.ndarray:

@@ -1,0 +1,54 @@
+"""A stand on the next square reaching into this one is no stand hidden behind this one's.
+
+On Playground Battles two stands may share a square (a battle), the nearer hiding most of the
+other, so colour of another team beside a stand makes its square unclear. The photo-like twin
+(`hardware.phototwin`) sets stands down up to a quarter spacing off their square, and tall
+stands lean in perspective: a neighbour's corner then lies inside this square.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import rules
+from hardware.phototwin import render
+from rules.palette import UNKNOWN
+from vision.observation import observe
+
+GAME = "playground-battles"
+
+
+def _read(seed: int, index: int):
+    jpeg, truth = render(GAME, seed, index, "issue14")
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    return observe(image, [rules.get(GAME).board]), truth
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "lone"),
+    [
+        (2014, 2, ("b2", "j7")),  # a blue stand next door reaches into each
+        (2016, 1, ("b5",)),
+    ],
+)
+def test_a_lone_stand_beside_a_neighbour_reaching_in_is_read(seed, index, lone):
+    obs, truth = _read(seed, index)
+    for sid in lone:
+        assert "+" not in truth["placement"][sid] and sid not in truth["hidden_by_hand"]
+        assert obs.spaces[sid][0] == truth["placement"][sid], f"{sid} read {obs.spaces[sid]}"
+    wrong = {
+        sid: colour
+        for sid, (colour, _) in obs.spaces.items()
+        if colour not in (UNKNOWN, truth["placement"].get(sid))
+    }
+    assert not wrong
+
+
+def test_a_battle_whose_hidden_stand_joins_its_neighbours_colour_stays_unclear():
+    """The hidden blue stand's edge and the blue stand next door make one blob: far more of
+    it lies in this square than a neighbour's reach, so it is still a possible battle."""
+    obs, truth = _read(6400, 2)
+    assert truth["placement"]["j1"] == "red+blue"
+    assert obs.spaces["j1"][0] in ("red+blue", UNKNOWN)
