@@ -18,7 +18,14 @@ import numpy as np
 
 from rules.geometry import Board
 from vision.confidence import ramp_one
-from vision.tokens import HUE_CENTRES, SLIVER_CHROMA, SpaceLooks, hue_bins
+from vision.tokens import (
+    HUE_CENTRES,
+    SLIVER_CHROMA,
+    SLIVER_REACH_MM,
+    SpaceLooks,
+    _chroma_planes_of,
+    hue_bins,
+)
 from vision.tokens import reader_plan as _plan
 
 if TYPE_CHECKING:
@@ -115,8 +122,8 @@ def less_neighbours_reach(
     print_look: tuple[float, float] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`sliver` (N, K) less the pixels of it that belong to a stand read on a neighbouring
-    space (see NEIGHBOUR_REACH_MOST): its blob, found on the whole top view with thin print
-    (an outline, a line) opened away, and as far as that blob reaches into this square. Where
+    space (see NEIGHBOUR_REACH_MOST): its blob, found round the square with thin print (an
+    outline, a line) opened away, and as far as that blob reaches into this square. Where
     next to nothing of that colour is left, the stand-sized patch of it `beside` (N, K) found
     in the square was that stand's too: it is dropped."""
     read = token >= 0.5
@@ -126,50 +133,72 @@ def less_neighbours_reach(
     plan = _plan(samples.board)
     ppm = samples.view.ppm
     out, beside = sliver.copy(), beside.copy()
-    blobs_of: dict[int, _Blobs] = {}
     for i, k in asked:
-        blobs = blobs_of.get(k) or blobs_of.setdefault(k, _colour_blobs(samples, member[k]))
-        inside = np.bincount(blobs.label.take(plan.reach_at[i]), minlength=len(blobs.area))
+        around = _Around.of(samples, plan, int(i))
+        blobs = around.blobs(member[k])
+        count, label, stats, centroid = cv2.connectedComponentsWithStats(blobs, connectivity=8)
+        inside = np.bincount(label[around.reach], minlength=count)
         theirs = [
             blob
             for blob in np.flatnonzero(inside[1:]) + 1
             if inside[blob] <= NEIGHBOUR_REACH_MOST * ppm**2
-            and blobs.area[blob] >= 2 * inside[blob]  # (most of it beyond this square)
-            and (j := _nearest_space(plan, blobs.centroid[blob])) != i
+            and stats[blob, cv2.CC_STAT_AREA] >= 2 * inside[blob]  # (most of it beyond here)
+            and (j := _nearest_space(plan, centroid[blob] + around.corner)) != i
             and read[j, k]
         ]
         if not theirs:
             continue
-        mask = np.isin(blobs.label, theirs).reshape(plan.shape).astype(np.uint8)
-        mask = cv2.dilate(mask, _SMALL_DISC).ravel()  # (and its soft rim)
+        mask = cv2.dilate(np.isin(label, theirs).astype(np.uint8), _SMALL_DISC)  # (its soft rim)
         at, hues = samples.sliver_pixels(int(i), print_look)
-        mine = float(np.count_nonzero(member[k][hues] & (mask.take(at) == 0))) / ppm**2
+        y, x = np.divmod(at, plan.shape[1])
+        y, x = y - around.y0, x - around.x0
+        mine = float(np.count_nonzero(member[k][hues] & (mask[y, x] == 0))) / ppm**2
         out[i, k] = min(out[i, k], mine)
         if mine <= NEIGHBOUR_LEAVES:
             beside[i, k] = 0.0
     return out, beside
 
 
-@dataclass(frozen=True)
-class _Blobs:
-    """One colour's blobs on the top view: each pixel's blob (flat, 0 for none), and each
-    blob's area (px) and centroid (x, y)."""
-
-    label: np.ndarray
-    area: np.ndarray
-    centroid: np.ndarray
-
-
-def _colour_blobs(samples: SpaceLooks, hues: np.ndarray) -> _Blobs:
-    """The blobs of pixels colourful enough to be a token's and in `hues` (HUE_BINS,) bool,
-    thin print (an outline, a line) opened away."""
-    strong, bins = samples.colourful
-    mask = cv2.morphologyEx((strong & hues[bins]).astype(np.uint8), cv2.MORPH_OPEN, _SMALL_DISC)
-    count, label, stats, centroid = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return _Blobs(label.ravel(), stats[:, cv2.CC_STAT_AREA], centroid)
-
-
 _SMALL_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+AROUND_SPACINGS = 1.5  # a neighbour's stand lies within this many spacings of the square
+
+
+@dataclass(frozen=True)
+class _Around:
+    """The top view round one square: its token-coloured pixels, their hues, where the
+    square's reach lies in it, and its corner (x, y) in the whole top view."""
+
+    strong: np.ndarray
+    hues: np.ndarray
+    reach: np.ndarray  # (h, w) bool
+    y0: int
+    x0: int
+
+    @property
+    def corner(self) -> np.ndarray:
+        return np.array([self.x0, self.y0], np.float64)
+
+    @classmethod
+    def of(cls, samples: SpaceLooks, plan, i: int) -> _Around:
+        h, w = plan.shape
+        cy, cx = divmod(int(plan.centre[i]), w)
+        half = int(np.ceil(AROUND_SPACINGS * plan.spacing))
+        y0, y1, x0, x1 = (
+            max(0, cy - half),
+            min(h, cy + half + 1),
+            max(0, cx - half),
+            min(w, cx + half + 1),
+        )
+        px, py, _ = _chroma_planes_of(samples.view.image[y0:y1, x0:x1])
+        yy, xx = np.ogrid[y0 - cy : y1 - cy, x0 - cx : x1 - cx]
+        reach = yy * yy + xx * xx <= (SLIVER_REACH_MM * samples.view.ppm) ** 2
+        strong = px * px + py * py >= SLIVER_CHROMA**2
+        return cls(strong, hue_bins(px, py), reach, y0, x0)
+
+    def blobs(self, hues: np.ndarray) -> np.ndarray:
+        """uint8 mask of the pixels of `hues` (HUE_BINS,) bool, thin print opened away."""
+        mask = (self.strong & hues[self.hues]).astype(np.uint8)
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SMALL_DISC)
 
 
 def _nearest_space(plan, xy: np.ndarray) -> int:

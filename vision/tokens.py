@@ -341,16 +341,6 @@ class SpaceLooks:
         at, bins = _sliver_pixels(self.view, plan, np.array([space]), print_look)
         return plan.reach_at[space].take(at), bins
 
-    @cached_property
-    def colourful(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """(H, W) bool: top-view pixels colourful enough to be a token's, and (H, W) their
-        hue sectors; None where the top view is not known. Worked out only when asked."""
-        if self.view is None:
-            return None
-        cx, cy, _ = _chroma_planes_of(self.view.image)
-        strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
-        return strong, hue_bins(cx, cy)
-
     def reach_chroma(self, spaces: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """(S, R) chroma x and y of every pixel within SLIVER_REACH_MM of each of `spaces`'
         centres (indices), unblurred; None where the top view is not known."""
