@@ -112,6 +112,7 @@ def _space_clearance_mm(board: Board) -> float:
     return max(board.token_radius, board.hole_radius * COLLAR_RADIUS) + 2.5
 
 
+@lru_cache(maxsize=32)
 def _static_mask(board: Board, hand_px: int) -> np.ndarray:
     """255 where the printed board is plain (no space, region or marker), else 0."""
     s = hand_px / max(board.width, board.height)
