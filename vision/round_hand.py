@@ -57,7 +57,8 @@ def read_round_hand(
         return classify_spaces(config, samples, board, cal)
     hidden = np.isin(samples.ids, list(covered))
     spaces = classify_spaces(config, replace(samples, valid=samples.valid & ~hidden), board, cal)
-    _read_clear_of_shadow(config, samples, board, cal, seen_hand, spaces)
+    if cal is None:  # (a calibration, not this photo, says how the print looks)
+        _read_clear_of_shadow(config, samples, board, seen_hand, spaces)
     if seen_hand.method != "skin":  # (against the calibration, any change is foreign: a
         return spaces  # sleeve of any colour may lie beside it)
     under = seen_hand.covers(board, config, margin_mm=0.0)
@@ -90,23 +91,23 @@ def _read_clear_of_shadow(
     config: VisionConfig,
     samples: SpaceLooks,
     board: Board,
-    cal: Calibration | None,
     seen_hand: HandResult,
     spaces: dict,
 ) -> None:
-    """Read the spaces well clear of the hand once more, learning only from what lies well
-    clear of it too. A hand's shadow falls beside it, a band a few centimetres wide whose
-    side depends on the lamp: the plain holes in it look darker than the print, and taken
-    for the print's own grey they made every bare hole in the light look lifted by glare and
-    its tint washed (a bare seat hole across the board then looked too colourful to be bare).
-    A space unclear in the first reading takes this one; where both are sure and differ, it
-    is unclear."""
+    """On a photo alone, read the spaces well clear of the hand once more, learning only
+    from what lies well clear of it too. A hand's shadow falls beside it, a band a few
+    centimetres wide whose side depends on the lamp: the plain holes in it look darker than
+    the print, and taken for the print's own grey they made every bare hole in the light
+    look lifted by glare and its tint washed (a bare seat hole across the board then looked
+    too colourful to be bare). A space unclear in the first reading takes this one; where
+    both are sure and differ, it is unclear. (With a calibration the print's look is the
+    calibration's; and the appliance rules on no frame with a hand.)"""
     margin = SHADOW_MARGIN * board.token_radius
     near = seen_hand.covers(board, config, margin_mm=margin)
     if not near or len(near) == len(samples.ids):
         return
     clear = samples.valid & ~np.isin(samples.ids, list(near))
-    again = classify_spaces(config, replace(samples, valid=clear), board, cal)
+    again = classify_spaces(config, replace(samples, valid=clear), board)
     for sid, (colour, _) in again.items():
         if sid in near or colour == UNKNOWN:
             continue
