@@ -107,7 +107,7 @@ def _read_clear_of_shadow(
     if not near or len(near) == len(samples.ids):
         return
     clear = samples.valid & ~np.isin(samples.ids, list(near))
-    again = classify_spaces(config, replace(samples, valid=clear), board)
+    again = classify_spaces(config, replace(samples, valid=clear), board, None)
     for sid, (colour, _) in again.items():
         if sid in near or colour == UNKNOWN:
             continue
