@@ -1,4 +1,4 @@
-"""The lens measured on the board itself, and a frame straightened by it.
+"""The lens measured on the board itself, and the board read through it.
 
 Truth: points drawn through a known homography and a known radial term (the module's own
 model, written out here), and photos from the photo-like table with a wide lens set on it.
@@ -55,9 +55,33 @@ def test_a_straight_lens_is_left_alone():
     assert measure_lens(_seen_through(0.1, mm[:8]), mm[:8], SIZE) is None  # too few points
 
 
+@pytest.mark.parametrize("k1", [-0.1, 0.06])
+def test_a_warp_through_the_lens_shows_each_point_where_a_pinhole_saw_it(k1):
+    """Dots drawn in the frame where the lens put them (the model written out above) appear
+    in the warped view where the view's matrix puts their pinhole places, within 0.1 px."""
+    mm = np.array([[x, y] for x in (20.0, 90.0, 170.0, 250.0) for y in (15.0, 110.0, 200.0)])
+    seen = _seen_through(k1, mm)
+    frame = np.zeros((SIZE[1], SIZE[0]), np.float32)
+    for x, y in seen:  # a soft dot, its centre known to a fraction of a pixel
+        yy, xx = np.mgrid[0 : SIZE[1], 0 : SIZE[0]]
+        frame += np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * 2.0**2)).astype(np.float32)
+    pinhole = np.array([[2.6, 0.3, 180.0], [-0.25, 2.55, 120.0], [0.0002, 0.0001, 1.0]])
+    top_from_mm = np.diag([2.0, 2.0, 1.0])  # the view: 2 px per board mm
+    to_straight = pinhole @ np.linalg.inv(top_from_mm)
+    view, inside = Lens(k1, SIZE).warp(frame, to_straight, (1000, 800))
+    assert inside[int(110 * 2), int(90 * 2)] and not inside.all()  # (off the frame: outside)
+    for x, y in mm * 2.0:
+        r = 6
+        patch = view[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1].astype(np.float64)
+        yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+        cx = (patch * (xx + int(x))).sum() / patch.sum()
+        cy = (patch * (yy + int(y))).sum() / patch.sum()
+        assert np.hypot(cx - x, cy - y) < 0.1 * 2.0 + 0.1, (x, y, cx, cy)
+
+
 def test_a_frame_of_another_size_is_refused_by_name():
     with pytest.raises(ValueError, match="lens measured on"):
-        Lens(0.05, SIZE).straighten(np.zeros((480, 640, 3), np.uint8))
+        Lens(0.05, SIZE).warp(np.zeros((480, 640, 3), np.uint8), np.eye(3), (64, 48))
 
 
 def _wide_photo(game_name: str, seed: int, k1: float):

@@ -73,7 +73,7 @@ class Calibration:
         return self.board_fit @ h
 
     def view(self, frame: np.ndarray, location: Location) -> BoardView | None:
-        """The frame straightened by the learnt lens and the board's learnt fit in it; None
+        """The frame through the learnt lens and the board's learnt fit; None
         when the board has moved since (it is measured again from the photo)."""
         lens = (
             None if self.lens_k1 is None else Lens(self.lens_k1, (frame.shape[1], frame.shape[0]))
@@ -84,7 +84,7 @@ class Calibration:
         fit = self.fitted(markers, location.board)
         if fit is None:
             return None
-        return BoardView(frame if lens is None else lens.straighten(frame), fit, markers, lens)
+        return BoardView(frame, fit, markers, lens)
 
     def learn_fit(self, frame: np.ndarray, location: Location) -> BoardView:
         """Measure the lens and the board's fit on `frame` and keep them; the view to read."""
@@ -286,8 +286,8 @@ def calibrate(
             raise ValueError(f"calibration frame {k}: board {board.name!r} not found")
         # the first view's lens and printed holes fix where the board lies, while it lies so
         view = (fit.view(frame, loc) if k else None) or fit.learn_fit(frame, loc)
-        looks = sample_spaces(config, view.image, board, view.homography, loc.markers)
-        tops.append(rectify(config, view.image, board, view.homography))
+        looks = sample_spaces(config, view.frame, board, view.homography, loc.markers, view.lens)
+        tops.append(rectify(config, view.frame, board, view.homography, view.lens))
         for i, sid in enumerate(looks.ids):
             if not looks.valid[i]:
                 continue
@@ -371,7 +371,7 @@ def refine(
     from vision.spaces import sample_spaces
 
     config = config or DEFAULT_CONFIG
-    looks = sample_spaces(config, view.image, board, view.homography, markers_seen)
+    looks = sample_spaces(config, view.frame, board, view.homography, markers_seen, view.lens)
     new = replace(
         calibration,
         empty=dict(calibration.empty),

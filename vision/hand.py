@@ -19,6 +19,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
 from vision.config import VisionConfig
+from vision.lens import Lens
 from vision.tokens import hue_gap
 
 ARM_EDGE_MM = 4.0  # an arm crosses the board's outer edge: nothing of the game lies this close
@@ -95,11 +96,16 @@ def board_scale(board: Board, config: VisionConfig) -> float:
     return config.hand_px / max(board.width, board.height)
 
 
-def rectify(config: VisionConfig, image: np.ndarray, board: Board, homography) -> np.ndarray:
-    """A small top view of the board (BGR), about config.hand_px on its longer side."""
+def rectify(
+    config: VisionConfig, image: np.ndarray, board: Board, homography, lens: Lens | None = None
+) -> np.ndarray:
+    """A small top view of the board (BGR), about config.hand_px on its longer side (through
+    `lens`, where the homography is the straightened frame's)."""
     s = board_scale(board, config)
     size = (max(1, round(board.width * s)), max(1, round(board.height * s)))
     m = np.array([[s, 0, -0.5], [0, s, -0.5], [0, 0, 1]], np.float64) @ np.asarray(homography)
+    if lens is not None:
+        return lens.warp(image, np.linalg.inv(m), size)[0]
     return cv2.warpPerspective(
         image, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=0
     )

@@ -6,8 +6,9 @@ middle of the picture differently from its edges. On a board as large as Manipul
 lens of k1 0.1 left its corner holds 5 mm and more from any homography's place for them, and
 a quarter of its spaces unclear. The board itself is the calibration target: its markers'
 corners and its printed holes lie on one plane, so the radial term under which they fit one
-homography best is the lens's. Where it is clearly not zero, the frame is straightened (one
-remap, its maps cached) and read as a pinhole camera would have seen it.
+homography best is the lens's. Where it is clearly not zero, the board is read as a pinhole
+camera would have seen it: each top view the reader makes looks through the lens in one remap
+of the frame (straightening the whole frame first cost a second pass over it, 4 ms a frame).
 
 Model: a point seen at distance r from the frame's centre (r in half-diagonals) lies, for a
 pinhole, at (1 + k1 r^2) times that distance.
@@ -16,7 +17,6 @@ pinhole, at (1 + k1 r^2) times that distance.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -29,7 +29,7 @@ GAIN_MM = 0.15  # ... and the bent model must fit the points this much better (t
 FIT_MOST_MM = 0.6  # ... and fit them this well at least: else something else bends them
 TRIM = 0.8  # the best-fitting share of the points a fit is judged on (tokens bias some holes)
 MIN_POINTS = 12  # points (hole centres, marker corners) needed to measure a lens
-MAP_STEP = 8  # px between the grid points the straightening maps are worked out at
+WARP_STEP = 4  # px between the grid points a warp's maps are worked out at (the bend is smooth)
 
 
 @dataclass(frozen=True)
@@ -51,12 +51,40 @@ class Lens:
         """(N, 2) frame px -> where a pinhole camera would have seen them."""
         return _straight(np.asarray(px, np.float64), self.k1, self.centre, self.norm)
 
-    def straighten(self, image: np.ndarray) -> np.ndarray:
-        """The frame as a pinhole camera would have seen it (same size)."""
-        if (image.shape[1], image.shape[0]) != self.size:
+    def raw_points(self, straight_px: np.ndarray) -> np.ndarray:
+        """(..., 2) where a pinhole camera would have seen points -> where this lens put
+        them in the frame (the model solved backwards)."""
+        return _raw(np.asarray(straight_px, np.float64), self.k1, self.centre, self.norm)
+
+    def warp(
+        self,
+        image: np.ndarray,
+        to_straight: np.ndarray,
+        size: tuple[int, int],
+        after: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`image` seen at `size` (w, h), each pixel p showing where a pinhole would have seen
+        `to_straight @ p` (3x3), in one remap of the frame as this lens bent it (`after`,
+        3x3: frame px -> `image` px, where `image` is the frame shrunk). Straightening the
+        whole frame and warping it costs two passes and twice the pixels. Also (h, w) bool:
+        which pixels the frame holds."""
+        if (image.shape[1], image.shape[0]) != self.size and after is None:
             raise ValueError(f"lens measured on {self.size} frames, got {image.shape[1::-1]}")
-        first, second = _maps(round(self.k1, 4), self.size)
-        return cv2.remap(image, first, second, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        to_straight = np.asarray(to_straight, np.float64)
+
+        def source(px: np.ndarray) -> np.ndarray:
+            straight = px @ to_straight[:2, :2].T + to_straight[:2, 2]
+            straight = straight / (px @ to_straight[2, :2] + to_straight[2, 2])[..., None]
+            raw = self.raw_points(straight)
+            if after is not None:
+                raw = raw @ np.asarray(after, np.float64)[:2, :2].T + np.asarray(after)[:2, 2]
+            return raw
+
+        mx, my = _grid_maps(source, size, WARP_STEP)
+        out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        w, h = image.shape[1], image.shape[0]
+        inside = (mx >= -0.5) & (mx <= w - 0.5) & (my >= -0.5) & (my <= h - 0.5)
+        return out, inside
 
 
 def _straight(px: np.ndarray, k1, centre: np.ndarray, norm: float) -> np.ndarray:
@@ -66,29 +94,31 @@ def _straight(px: np.ndarray, k1, centre: np.ndarray, norm: float) -> np.ndarray
     return centre + (px - centre) * (1.0 + k1 * (d * d).sum(-1, keepdims=True))
 
 
-@lru_cache(maxsize=4)
-def _maps(k1: float, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Remap maps (fixed point) that take each straightened pixel from where the lens put it:
-    the model solved backwards by fixed-point steps (a few suffice for any k1 looked for), on
-    a grid every MAP_STEP px and spread over the frame (the bend is smooth)."""
+def _raw(straight: np.ndarray, k1: float, centre: np.ndarray, norm: float) -> np.ndarray:
+    """`_straight` undone: points (..., 2) as a pinhole saw them -> where the lens put them,
+    by fixed-point steps (a few suffice for any k1 looked for)."""
+    ux, uy = (straight[..., 0] - centre[0]) / norm, (straight[..., 1] - centre[1]) / norm
+    dx, dy = ux, uy
+    for _ in range(12):
+        scale = 1.0 / (1.0 + k1 * (dx * dx + dy * dy))
+        dx, dy = ux * scale, uy * scale
+    return np.stack([dx * norm + centre[0], dy * norm + centre[1]], -1)
+
+
+def _grid_maps(source, size: tuple[int, int], step: int) -> tuple[np.ndarray, np.ndarray]:
+    """(h, w) float32 remap maps where each pixel looks at `source((..., 2) px)`, worked out
+    on a grid every `step` px and spread over the image linearly (the bend is smooth)."""
     w, h = size
-    lens = Lens(k1, size)
-    centre, norm = lens.centre, lens.norm
-    step = MAP_STEP
     # grid point j stands at pixel step * (j - 1) + (step - 1) / 2: where an area-aligned
     # linear enlargement by `step` samples it (one point more each side, cropped below)
     gw, gh = -(-w // step) + 2, -(-h // step) + 2
     yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float64) * step - step + (step - 1) / 2.0
-    ux, uy = (xx - centre[0]) / norm, (yy - centre[1]) / norm
-    dx, dy = ux.copy(), uy.copy()
-    for _ in range(12):
-        scale = 1.0 / (1.0 + k1 * (dx * dx + dy * dy))
-        dx, dy = ux * scale, uy * scale
+    at = source(np.stack([xx, yy], -1))
     out = (gw * step, gh * step)
-    mx = cv2.resize((dx * norm + centre[0]).astype(np.float32), out, interpolation=cv2.INTER_LINEAR)
-    my = cv2.resize((dy * norm + centre[1]).astype(np.float32), out, interpolation=cv2.INTER_LINEAR)
+    mx = cv2.resize(at[..., 0].astype(np.float32), out, interpolation=cv2.INTER_LINEAR)
+    my = cv2.resize(at[..., 1].astype(np.float32), out, interpolation=cv2.INTER_LINEAR)
     inside = slice(step, step + h), slice(step, step + w)
-    return cv2.convertMaps(mx[inside], my[inside], cv2.CV_16SC2)
+    return mx[inside], my[inside]
 
 
 def _normalising(pts: np.ndarray) -> np.ndarray:

@@ -42,7 +42,7 @@ class Observation:
     timings_ms: dict[str, float] = field(default_factory=dict)
     markers: tuple[int, ...] = ()  # marker ids seen
     source: str = ""  # "markers" | "last" | "" (not located)
-    # the frame as read (straightened where the lens bends it) and the board's fit in it:
+    # the frame as read (through the lens it measured) and the board's fit in it:
     # what a calibration learns from once the referee accepts the reading
     view: BoardView | None = field(default=None, repr=False, compare=False)
 
@@ -90,20 +90,20 @@ def observe(
     board = loc.board
     cal = _calibration_for(calibration, board)
     t2 = time.perf_counter()
-    # where the spaces are: the frame straightened where the lens bends it, and the markers'
+    # where the spaces are: through the lens where it bends the frame, and the markers'
     # fit bent to the printed holes, as the calibration learnt them while the board lies
     # where it lay then, else as this photo shows them
     view = cal.view(frame, loc) if cal is not None else None
     view = view or photo_view(frame, loc)
-    frame, fit = view.image, view.homography
+    frame, fit, lens = view.frame, view.homography, view.lens
     t_fit = time.perf_counter()
     timings["fit"] = (t_fit - t2) * 1e3
     ref = cal.top_view if cal is not None else None
     # both warps of the frame one after the other: the second finds the board's pixels that
     # the first brought into the cache (reading the frame costs them more than their sums)
-    hand_view = rectify(config, frame, board, fit)
+    hand_view = rectify(config, frame, board, fit, lens)
     t3 = time.perf_counter()
-    samples = sample_spaces(config, frame, board, fit, loc.markers)
+    samples = sample_spaces(config, frame, board, fit, loc.markers, lens)
     t4 = time.perf_counter()
     seen_hand = detect_hand(config, frame, board, fit, ref, hand_view)
     hand = seen_hand.hand

@@ -112,10 +112,11 @@ def _covered(board: Board, every: np.ndarray, held: np.ndarray) -> float:
 
 
 def find_holes(
-    image: np.ndarray, board: Board, homography: np.ndarray
+    image: np.ndarray, board: Board, homography: np.ndarray, lens: Lens | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """((M, 2) frame px, (M, 2) board mm) of the round holes found near where `homography`
-    (image px -> board mm) puts them, clearly darker than the ring round them."""
+    (image px -> board mm) puts them, clearly darker than the ring round them (through
+    `lens`: the image is the frame as it bent it, the px where a pinhole saw them)."""
     h = np.asarray(homography, np.float64)
     none = np.zeros((0, 2)), np.zeros((0, 2))
     round_ids = _round_holes(board)
@@ -123,7 +124,10 @@ def find_holes(
         return none
     ppm = REGISTER_PPM
     size = (round(board.width * ppm), round(board.height * ppm))
-    top = cv2.warpPerspective(image, board_to_top(ppm) @ h, size, flags=cv2.INTER_LINEAR)
+    if lens is None:
+        top = cv2.warpPerspective(image, board_to_top(ppm) @ h, size, flags=cv2.INTER_LINEAR)
+    else:
+        top = lens.warp(image, np.linalg.inv(board_to_top(ppm) @ h), size)[0]
     top = (cv2.cvtColor(top, cv2.COLOR_BGR2GRAY) if top.ndim == 3 else top).astype(np.float32)
     contrast = _hole_contrast(top, board.hole_radius * ppm)
     mm = np.array([[board.spaces[i].x, board.spaces[i].y] for i in round_ids], np.float64)
@@ -140,12 +144,13 @@ def register_holes(
     board: Board,
     homography: np.ndarray,
     holes: tuple[np.ndarray, np.ndarray] | None = None,
+    lens: Lens | None = None,
 ) -> Registration:
     """The board's homography refitted through its bare holes (image px -> board mm);
     `holes`: those `find_holes` found already in this image with this homography."""
     h = np.asarray(homography, np.float64)
     unchanged = Registration(h, 0, 0.0, False)
-    found_px, held_mm = holes if holes is not None else find_holes(image, board, h)
+    found_px, held_mm = holes if holes is not None else find_holes(image, board, h, lens)
     if len(found_px) < MIN_HOLES:
         return unchanged
     fitted, agree = cv2.findHomography(found_px, held_mm, cv2.RANSAC, INLIER_MM)
@@ -172,13 +177,13 @@ def register_holes(
 
 @dataclass(frozen=True)
 class BoardView:
-    """The frame to read (straightened where the lens bends it) and where the board lies in
-    it (image px -> board mm)."""
+    """A frame to read and where the board lies in it: in the frame as a pinhole camera would
+    have seen it, straightened where the lens bends it."""
 
-    image: np.ndarray
-    homography: np.ndarray
-    markers: np.ndarray  # the corner markers' own fit in `image` (before the holes bend it)
-    lens: Lens | None = None
+    frame: np.ndarray  # as the camera gave it
+    homography: np.ndarray  # straightened frame px -> board mm
+    markers: np.ndarray  # the corner markers' own fit there (before the holes bend it)
+    lens: Lens | None = None  # (the board's warps look through it: no frame is straightened)
 
 
 def marker_points(location: Location) -> tuple[np.ndarray, np.ndarray]:
@@ -220,6 +225,5 @@ def photo_view(frame: np.ndarray, location: Location) -> BoardView:
     if straight_fit is None:
         found = register_holes(frame, board, location.homography, holes)
         return BoardView(frame, found.homography, location.homography)
-    straight = lens.straighten(frame)
-    found = register_holes(straight, board, straight_fit)
-    return BoardView(straight, found.homography, straight_fit, lens)
+    found = register_holes(frame, board, straight_fit, lens=lens)
+    return BoardView(frame, found.homography, straight_fit, lens)

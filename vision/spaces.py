@@ -34,6 +34,7 @@ from vision.hidden_stand import (
     slivers,
     unexplained_row_colour,
 )
+from vision.lens import Lens
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.seat_peers import read_by_peers
 from vision.standout import standout_tokens
@@ -90,12 +91,14 @@ def sample_spaces(
     board: Board,
     homography: np.ndarray,
     markers_seen: tuple[int, ...] | None = None,
+    lens: Lens | None = None,
 ) -> SpaceLooks:
-    """Measure every space of `board` in `image` (homography: image px -> board mm)."""
+    """Measure every space of `board` in `image` (homography: image px -> board mm, in the
+    image as a pinhole would have seen it through `lens`)."""
     check_frame(image)
     if image.ndim != 3:
         raise ValueError("reading spaces needs a colour (BGR) frame")
-    return look_at_spaces(top_view(image, board, homography), board)
+    return look_at_spaces(top_view(image, board, homography, lens), board)
 
 
 def candidate_colours(board: Board) -> tuple[str, ...]:

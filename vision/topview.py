@@ -21,6 +21,7 @@ import numpy as np
 from rules.geometry import Board
 from rules.printing import COLLAR_RADIUS
 from vision.exact import column_sums, max3, mean3, median
+from vision.lens import Lens
 
 TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on shared boards)
 LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
@@ -129,17 +130,27 @@ def frame_px_per_mm(homography: np.ndarray, board: Board) -> float:
     return float(np.sqrt(abs(ax * by - ay * bx)) / 10.0)
 
 
-def warp_top(image: np.ndarray, board: Board, homography: np.ndarray, ppm: float):
-    """(top view uint8 BGR, valid mask): the frame warped to board mm at `ppm`."""
+def warp_top(
+    image: np.ndarray, board: Board, homography: np.ndarray, ppm: float, lens: Lens | None = None
+):
+    """(top view uint8 BGR, valid mask): the frame warped to board mm at `ppm` (through
+    `lens`, where the homography is the straightened frame's)."""
     h = np.asarray(homography, np.float64)
     frame_ppm = frame_px_per_mm(h, board)
-    src = image
+    src, shrunk = image, np.eye(3)  # (shrunk: frame px -> src px)
     while frame_ppm >= 2.5 * ppm:  # halve first, so the warp averages instead of aliasing
         half = cv2.resize(src, (src.shape[1] // 2, src.shape[0] // 2), interpolation=cv2.INTER_AREA)
         fx, fy = half.shape[1] / src.shape[1], half.shape[0] / src.shape[0]
         to_full = np.array([[1 / fx, 0, 0.5 / fx - 0.5], [0, 1 / fy, 0.5 / fy - 0.5], [0, 0, 1]])
         h, src, frame_ppm = h @ to_full, half, frame_ppm / 2
+        shrunk = np.linalg.inv(to_full) @ shrunk
     size = (round(board.width * ppm), round(board.height * ppm))
+    if lens is not None:
+        to_straight = np.linalg.inv(board_to_top(ppm) @ np.asarray(homography, np.float64))
+        top, inside = lens.warp(src, to_straight, size, shrunk)
+        if inside.all():
+            return top, inside
+        return top, cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     warp = board_to_top(ppm) @ h
     top = cv2.warpPerspective(src, warp, size, flags=cv2.INTER_LINEAR)
     corners = np.array(
@@ -278,10 +289,13 @@ def paper_coloured(image: np.ndarray, usual=(1.0, 1.0, 1.0)) -> np.ndarray:
     return off < HUE_OUTLIER
 
 
-def top_view(image: np.ndarray, board: Board, homography: np.ndarray) -> TopView:
-    """The paper-normalised top view of `board` in `image` (homography: image px -> mm)."""
+def top_view(
+    image: np.ndarray, board: Board, homography: np.ndarray, lens: Lens | None = None
+) -> TopView:
+    """The paper-normalised top view of `board` in `image` (homography: image px -> mm, in
+    the image as a pinhole would have seen it through `lens`)."""
     ppm = reader_ppm(board)
-    top, valid = warp_top(image, board, homography, ppm)
+    top, valid = warp_top(image, board, homography, ppm, lens)
     whole = bool(valid.all())  # the usual frame: the paper's grid is known beforehand
     mask = paper_mask(board, ppm) if whole else paper_mask(board, ppm) & valid
     if mask.sum() < 50:
