@@ -19,8 +19,11 @@ from vision.printlook import _seat_holes
 from vision.seat_peers import read_by_peers
 
 
-def _read(lights: list[float], uneven: list[float], confident: int) -> list:
-    """The readings of the chosen holes after the peers have had their say."""
+def _read(
+    lights: list[float], uneven: list[float], confident: int, lifted: float = float("nan")
+) -> list:
+    """The readings of the chosen holes after the peers have had their say; `lifted`: the
+    brightness (log) the plain holes nearest each predict for its print (nan: none)."""
     board = rules.get("aggravation").board
     seat = _seat_holes(board)[0]
     n = len(board.spaces)
@@ -51,6 +54,7 @@ def _read(lights: list[float], uneven: list[float], confident: int) -> list:
         token=np.zeros((n, 1)),
         stray=np.zeros(n),
         owner_k=owner_k,
+        lifted_light=np.full(n, np.exp(lifted)),
     )
     read_by_peers(samples, ev, board, result, 0.8)
     return [result[ids[i]][0] for i in chosen]
@@ -66,6 +70,14 @@ def test_a_chain_of_peers_never_reads_bare_a_hole_far_lighter_than_those_seen_ba
     such holes it reads as a token; through holes read by their peers it is never bare."""
     assert _read([0, 0, 0.07, 0.14, 0.21], [0] * 5, confident=2)[-1] == UNKNOWN
     assert _read([0, 0, 0, 0.21], [0] * 4, confident=3)[-1] == "yellow"
+
+
+def test_a_hole_no_lighter_than_its_print_lifted_by_the_glare_beside_it_is_no_token():
+    """Safety. A sheen that washes nothing out lifts a bare hole as it lifts the plain holes
+    beside it: as light as they predict its print (or a little lighter), it is no token of the
+    seat's colour, however far lighter than the seat's bare holes outside the sheen."""
+    assert _read([0, 0, 0, 0.3], [0] * 4, confident=3, lifted=0.25)[-1] == UNKNOWN
+    assert _read([0, 0, 0, 0.3], [0] * 4, confident=3, lifted=0.0)[-1] == "yellow"
 
 
 def test_evenness_allowed_comes_from_the_holes_read_with_confidence():

@@ -255,3 +255,33 @@ def test_a_dull_token_on_its_seats_ringed_hole_is_never_read_empty():
     assert obs.spaces["t57"][0] in ("green", UNKNOWN)
     wrong = {s: r for s, (r, _) in obs.spaces.items() if r not in (UNKNOWN, truth.placement.get(s))}
     assert not wrong
+
+
+# Aggravation on our photo-like table with every condition at once (bench --stress, seed 0,
+# the 15th table): a sheen that washes nothing out lies over yellow's home row
+_SHEEN_TABLE = 14
+_SHEEN_PLACEMENT = {
+    "blue-b1": "yellow", "blue-h1": "blue", "blue-h2": "red", "blue-h4": "red",
+    "green-h1": "blue", "green-h3": "yellow", "red-b4": "green", "red-h2": "red",
+    "red-h4": "blue", "t01": "yellow", "t02": "green", "t05": "green", "t07": "blue",
+    "t08": "red", "t09": "red", "t10": "green", "t11": "yellow", "t15": "blue", "t16": "yellow",
+    "t17": "red", "t19": "blue", "t20": "yellow", "t21": "green", "t25": "yellow", "t29": "blue",
+    "t30": "yellow", "t32": "blue", "t33": "blue", "t35": "blue", "t37": "red", "t40": "blue",
+    "t41": "blue", "t42": "blue", "t44": "yellow", "t46": "blue", "t47": "yellow",
+    "t48": "green", "t55": "blue", "yellow-b4": "yellow", "yellow-h3": "blue",
+}  # fmt: skip
+
+
+def test_bare_seat_holes_lifted_by_a_sheen_are_no_tokens():
+    """Yellow's start hole and first home hole, bare, lie in a sheen as bright as the plain
+    holes beside them: far lighter than yellow's bare base holes outside it, they had been
+    read as yellow tokens by their peers, with confidence."""
+    import rules
+    from hardware.phototable import PhotoTable
+
+    board = rules.get("aggravation").board
+    frame, truth = PhotoTable(board, seed=_SHEEN_TABLE, conditions="all").render(_SHEEN_PLACEMENT)
+    assert truth.placement.get("t36") is None and truth.placement.get("yellow-h1") is None
+    obs = observe(frame, [board])
+    wrong = {s: r for s, (r, _) in obs.spaces.items() if r not in (UNKNOWN, truth.placement.get(s))}
+    assert not wrong

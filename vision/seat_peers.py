@@ -234,9 +234,17 @@ def _bare_like(peers: _Peers, i: int, samples: SpaceLooks, ev: Evidence, looks: 
 
 
 def _lighter_token(peers: _Peers, i: int, ev: Evidence, looks: _Looks) -> bool:
-    """Is hole i far lighter than all its seat's bare holes, in their hue and no greyer?"""
+    """Is hole i far lighter than all its seat's bare holes, in their hue and no greyer, and
+    far lighter than its print lifted as the plain holes nearest it are? (A sheen that washes
+    nothing out lifted two bare yellow holes 0.3 above their seat's bare holes outside it, as
+    bright as the plain holes beside them: they were read as yellow tokens.)"""
     light, hue = looks.light, looks.hue
     lo, hi = peers.light
+    lifted = float(ev.lifted_light[i])
+    if not np.isnan(lifted) and np.log(max(float(ev.light[i]), 1e-3) / max(lifted, 1e-3)) < (
+        PEER_LIGHTER
+    ):
+        return False
     return bool(
         light[i] - hi > PEER_LIGHTER + PEER_SPREAD_ROOM * (hi - lo)
         and hue_gap(float(hue[i]), peers.hue) <= PEER_HUE

@@ -444,6 +444,8 @@ class Evidence:
     washed: np.ndarray  # (N,) share of the hole's middle washed white (glare)
     print_tint: np.ndarray  # (N,) chroma of the bare print in its seat's hue (0: plain)
     washed_tint: np.ndarray  # (N,) ... washed by as much glare as the plain holes nearby show
+    lifted_light: np.ndarray  # (N,) the print's brightness lifted as the plain holes nearest it
+    # are (by glare or a lamp; nan where not predicted)
     plain_cast: np.ndarray  # (K,) chroma the bare plain print shows in each colour's hue
 
     @property
@@ -625,6 +627,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         # a dark stand hides how washed the print under it is: its neighbours' glare says
         print_tint=_print_tint(want, owner_k, quiet_at),
         washed_tint=_print_tint(prints.washed, owner_k, quiet_at),
+        lifted_light=prints.lifted[:, 2],
     )
 
 
