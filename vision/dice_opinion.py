@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.die_model import FaceFind, find_faces, steady_opinion
 from vision.face_patterns import printed_line
-from vision.pips import Pip, cov_whitener, fits_ellipse
+from vision.pips import Pip, cov_whitener, fits_ellipse, run_together
 
 # the network's probability needed to read a die the pip counter could not
 READ_ALONE = 0.98
@@ -59,10 +59,6 @@ PIP_REACH = 0.6
 ROUND_PIP = 1.35
 # ... and one at least this elongated is drawn out (a side face seen steeply, a stroke)
 DRAWN_OUT_PIP = 2.0
-# a drawn-out blob at least this wide and this long, in the face's round pips' radii, is
-# pips run together on their plane (see _merged)
-MERGED_ACROSS = 0.75
-MERGED_ALONG = 2.0
 # ... and such bars on one face lie within this many degrees of one way
 BARS_ALIKE_DEG = 20.0
 # a counter's face at least this strong (layout and bare body fit) within this many face
@@ -204,10 +200,11 @@ def _two_planes(face: tuple[float, float, float], pips: list[Pip], value: int) -
 def _run_together(clear: list[Pip], round_r: float, value: int) -> bool:
     """Are the face's drawn-out pips each two of its pips run together (a six's column
     smeared along), so that its round pips and two per bar make just its ``value``? The
-    bars must be as wide as the round pips (:func:`_merged`) and lie one way, as one
-    smear draws them (a board's dots joined by drawn lines do not add up or lie so)."""
+    bars must be as wide as the round pips (:func:`vision.pips.run_together`) and lie one
+    way, as one smear draws them (a board's dots joined by drawn lines do not add up or lie
+    so)."""
     drawn = [p for p in clear if p.elongation > ROUND_PIP]
-    if not drawn or not all(_merged(p, round_r) for p in drawn):
+    if not drawn or not all(run_together(p, round_r) for p in drawn):
         return False
     if len(clear) - len(drawn) + 2 * len(drawn) != value:
         return False
@@ -219,15 +216,6 @@ def _round_radius(clear: list[Pip]) -> float | None:
     """The median radius of the round pips among ``clear`` (None if there is none)."""
     radii = [p.radius for p in clear if p.elongation <= ROUND_PIP]
     return float(np.median(radii)) if radii else None
-
-
-def _merged(p: Pip, round_r: float) -> bool:
-    """Is the drawn-out blob ``p`` pips of the round ones' plane run together (a six's
-    column smeared by motion), not a pip of another plane? Slant shrinks a circle across
-    (its short axis falls under the round pips' radius, its long one stays about that);
-    smearing or merging stretches it along (its short axis stays the round pips' radius,
-    its long one grows to two or more of them)."""
-    return p.minor >= MERGED_ACROSS * round_r and p.major >= MERGED_ALONG * round_r
 
 
 def _clear_pips_on(face: tuple[float, float, float], pips: list[Pip]) -> list[Pip]:
