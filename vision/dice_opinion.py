@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.die_model import FaceFind, find_faces, steady_opinion
+from vision.face_layout import part_fit
 from vision.face_patterns import printed_line
 from vision.pips import Pip, cov_whitener, fits_ellipse, run_together
 
@@ -73,6 +74,11 @@ FEWEST_FOUND = 0.5
 # pips at least this dark against the body around them, as a fraction of its brightness,
 # are sharp (as the pip counter's DiceConfig.sharp_contrast): the counter sees them all
 SHARP_PIPS = 0.5
+# pips found on a face the network reads alone sit on its value's layout within this rms
+# distance, in grid half-spacings, seen any way (measured: the faces it read right alone in
+# the real photos, at most 0.05; fours and fives with two pips of a side face it read as
+# sixes on the drawn sweep, 0.15 to 0.42)
+OFF_LAYOUT = 0.1
 # the least pip radius of a face, as a fraction of its side (dice: 0.07 to 0.15)
 LEAST_PIP = 0.045
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
@@ -365,6 +371,20 @@ def _sharp_pips_counted_otherwise(
     )
 
 
+def _pips_off_layout(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
+    """Do the clear pips found on the face (four or more, at most ``value``) sit off every
+    choice of ``value``'s layout spots, however the face is seen
+    (:func:`vision.face_layout.part_fit`), by more than :data:`OFF_LAYOUT`? A die's pips
+    lie on its 3 x 3 grid, blurred or not; the network sees a pattern, not a grid: a four
+    or five and two pips of its side face, seen low, made it a six (the side face's row
+    lies nearer the top's than a six's rows lie, or askew: drawn sweep seeds 426, 431,
+    437, 460). Pips run together are left out (their middles lie between the spots)."""
+    clear = [p for p in _clear_pips_on(face, pips) if p.elongation < DRAWN_OUT_PIP]
+    if not 4 <= len(clear) <= value:
+        return False
+    return part_fit(np.array([[p.x, p.y] for p in clear]), value) > OFF_LAYOUT
+
+
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
     """Are the pips on the face too small for it? A die's pips span at least 0.045 of its
     side in radius: tiny blobs in a big face are a far smaller die, or print, that the
@@ -538,6 +558,7 @@ def combine(
             or _too_few_pips_found(here, pips, g.opinion.value)
             or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
+            or _pips_off_layout(here, pips, g.opinion.value)
             or _no_face_there(here, faces)
             or printed_line(here, pips, PIP_REACH)
         ):
