@@ -288,3 +288,10 @@ def test_the_network_reads_no_face_whose_found_pips_sit_off_its_layout(
 ):
     crop = _drawn_crop(game, table_seed, value, die_px, look, noise_seed)
     assert _values(crop) in ([value], [])
+
+
+def test_a_face_with_its_tops_pips_run_together_beyond_it_is_a_side_face():
+    # a six at 32 px, blurred, seen low: its columns ran together into two bars, and its
+    # front face's five, as round and bright as a top face, was read (sweep seed 410)
+    crop = _drawn_crop("manipulation", 410 * 7919 + 1, 6, 32, (1.0, 4.0), noise_seed=0)
+    assert _values(crop) in ([6], [])

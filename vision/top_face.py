@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.pips import Pip
+from vision.pips import Pip, run_together
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -188,6 +188,48 @@ def choose_top_faces(
             f["confidence"] = conf
             keep.append(f)
     return keep, sides
+
+
+# pips run together beyond a face (see :func:`unless_run_together_beyond`) count within
+# this many of its box sides of its centre, and at least this far out on the side away
+# from the camera (as a tray's top view counts pips beyond a face); at most this long
+# (semi-axis, in the face's pip radii: a column of three run together) and at least this
+# dark against their surround, as a fraction of the face's pips
+BEYOND_REACH = 1.4
+BEYOND_OUT = 0.55
+RUN_TOGETHER_LONGEST = 4.5
+BEYOND_DARK = 0.5
+
+
+def unless_run_together_beyond(
+    grey: np.ndarray, pips: list[Pip], face: dict, faces: list[dict]
+) -> dict:
+    """The face, declined (and no reading of either reader there) when just beyond it on
+    the side away from the camera (:func:`_side_direction`, learnt from ``faces``: all the
+    counter fitted, side faces too), joined to it by die body, lie pips run together
+    (:func:`vision.pips.run_together`: a blurred six's columns fused into bars as wide as
+    this face's pips). They are of a face of this die farther from the camera, its top,
+    whose pips the counter cannot count, so :func:`choose_top_faces` never weighed it:
+    this face may be its side face (drawn sweep seed 410: a six's columns run together,
+    its front face's five, seen low, read as the top)."""
+    if not face["idx"] or face["confidence"] <= 0:
+        return face
+    away = -_side_direction(faces)
+    side = face["size"]
+    r = face["radius"]
+    ink = float(np.mean([pips[i].contrast for i in face["idx"]]))
+    for j, q in enumerate(pips):
+        if j in face["idx"] or not run_together(q, r) or q.major > RUN_TOGETHER_LONGEST * r:
+            continue
+        if q.contrast < BEYOND_DARK * ink:
+            continue
+        v = np.array([q.x, q.y]) - face["centre"]
+        if float(np.linalg.norm(v)) > BEYOND_REACH * side or float(v @ away) < BEYOND_OUT * side:
+            continue
+        bar = {"centre": np.array([q.x, q.y]), "idx": [j], "body": q.body}
+        if _faces_joined(grey, pips, face, bar):
+            return {**face, "confidence": 0.0, "no_face": True}
+    return face
 
 
 def image_consistency(faces: list[dict]) -> list[dict]:
