@@ -295,3 +295,11 @@ def test_a_face_with_its_tops_pips_run_together_beyond_it_is_a_side_face():
     # front face's five, as round and bright as a top face, was read (sweep seed 410)
     crop = _drawn_crop("manipulation", 410 * 7919 + 1, 6, 32, (1.0, 4.0), noise_seed=0)
     assert _values(crop) in ([6], [])
+
+
+def test_a_top_face_with_one_bar_of_a_steep_side_faces_pips_beyond_it_is_read():
+    # a four at 32 px, sharp: beyond it, away from where side faces show, a side face seen
+    # steeply squeezed a row of its pips into one bar; one bar is no six's columns, and the
+    # four is its top (sweep seed 449)
+    crop = _drawn_crop("manji", 449 * 7919 + 6, 4, 32, (0.0, 0.0))
+    assert _values(crop) == [4]
