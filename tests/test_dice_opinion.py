@@ -307,3 +307,39 @@ def test_board_dots_joined_by_a_line_are_no_smeared_six(network):
     network[(528, 479)] = (528, 479, 66, _opinion(6, 0.999))
     assert opinion._two_planes((528, 479, 66), dots, 6)
     assert combine(dots, []) == []
+
+
+def _seen(spots: np.ndarray) -> np.ndarray:
+    """Layout spots as a slanted, sheared face shows them (an affine map), in pixels."""
+    return spots @ np.array([[9.0, 3.0], [-4.0, 11.0]]) + np.array([300.0, 240.0])
+
+
+def test_pips_of_a_face_sit_on_its_layout_however_slanted_and_with_pips_lost():
+    from vision.face_layout import LAYOUTS, part_fit
+
+    six = _seen(LAYOUTS[6])
+    assert part_fit(six, 6) < 1e-6
+    assert part_fit(six[[0, 1, 3, 4, 5]], 6) < 1e-6  # a pip lost
+    assert part_fit(_seen(LAYOUTS[4]), 6) < 1e-6  # a six's corners
+    assert part_fit(_seen(LAYOUTS[5]), 5) < 1e-6
+
+
+def test_a_four_and_its_side_faces_row_are_off_a_sixs_layout():
+    """A four seen low, two pips of its side face beyond one of its rows: the side face's
+    row lies nearer (foreshortened, past the edge) than a six's third row would."""
+    from vision.face_layout import LAYOUTS, part_fit
+
+    four_and_row = np.concatenate([LAYOUTS[4], [[-1.0, 1.9], [1.0, 1.9]]])
+    assert part_fit(_seen(four_and_row), 6) > opinion.OFF_LAYOUT
+
+
+def test_the_network_reads_no_six_whose_found_pips_sit_off_its_layout(network):
+    """The network took a four and two pips of its side face for a six (drawn sweep seeds
+    426, 431, 437, 460): the pips found there sit on no six's grid."""
+    from vision.face_layout import LAYOUTS
+
+    four_and_row = _seen(np.concatenate([LAYOUTS[4], [[-1.0, 1.9], [1.0, 1.9]]]))
+    six = _seen(LAYOUTS[6])
+    network[(300, 240)] = (300, 240, 44, _opinion(6, 0.999))
+    assert combine([_pip(x, y) for x, y in four_and_row], []) == []
+    assert _values(combine([_pip(x, y) for x, y in six], [])) == [(6, True)]

@@ -57,6 +57,7 @@ from vision.top_face import (
     choose_top_faces,
     clearly_more_top,
     image_consistency,
+    unless_run_together_beyond,
 )
 
 
@@ -352,6 +353,8 @@ def _read_grey(
     faces = image_consistency(faces)
     if not square_view:
         faces = [_unless_rival_top(grey, pips, groups, f, config) for f in faces]
+        seen = [*faces, *side_faces]  # (where side faces lie is learnt from all of them)
+        faces = [unless_run_together_beyond(grey, pips, f, seen) for f in faces]
         faces = [unless_pattern_continues(f, pips) for f in faces]
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not

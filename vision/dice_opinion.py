@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from vision.die_model import FaceFind, find_faces, steady_opinion
+from vision.face_layout import part_fit
 from vision.face_patterns import printed_line
-from vision.pips import Pip, cov_whitener, fits_ellipse
+from vision.pips import Pip, cov_whitener, fits_ellipse, run_together
 
 # the network's probability needed to read a die the pip counter could not
 READ_ALONE = 0.98
@@ -59,10 +60,6 @@ PIP_REACH = 0.6
 ROUND_PIP = 1.35
 # ... and one at least this elongated is drawn out (a side face seen steeply, a stroke)
 DRAWN_OUT_PIP = 2.0
-# a drawn-out blob at least this wide and this long, in the face's round pips' radii, is
-# pips run together on their plane (see _merged)
-MERGED_ACROSS = 0.75
-MERGED_ALONG = 2.0
 # ... and such bars on one face lie within this many degrees of one way
 BARS_ALIKE_DEG = 20.0
 # a counter's face at least this strong (layout and bare body fit) within this many face
@@ -77,6 +74,11 @@ FEWEST_FOUND = 0.5
 # pips at least this dark against the body around them, as a fraction of its brightness,
 # are sharp (as the pip counter's DiceConfig.sharp_contrast): the counter sees them all
 SHARP_PIPS = 0.5
+# pips found on a face the network reads alone sit on its value's layout within this rms
+# distance, in grid half-spacings, seen any way (measured: the faces it read right alone in
+# the real photos, at most 0.05; fours and fives with two pips of a side face it read as
+# sixes on the drawn sweep, 0.15 to 0.42)
+OFF_LAYOUT = 0.1
 # the least pip radius of a face, as a fraction of its side (dice: 0.07 to 0.15)
 LEAST_PIP = 0.045
 # a pip found this close to a face's middle (in face sides) is a middle pip: no even value
@@ -204,10 +206,11 @@ def _two_planes(face: tuple[float, float, float], pips: list[Pip], value: int) -
 def _run_together(clear: list[Pip], round_r: float, value: int) -> bool:
     """Are the face's drawn-out pips each two of its pips run together (a six's column
     smeared along), so that its round pips and two per bar make just its ``value``? The
-    bars must be as wide as the round pips (:func:`_merged`) and lie one way, as one
-    smear draws them (a board's dots joined by drawn lines do not add up or lie so)."""
+    bars must be as wide as the round pips (:func:`vision.pips.run_together`) and lie one
+    way, as one smear draws them (a board's dots joined by drawn lines do not add up or lie
+    so)."""
     drawn = [p for p in clear if p.elongation > ROUND_PIP]
-    if not drawn or not all(_merged(p, round_r) for p in drawn):
+    if not drawn or not all(run_together(p, round_r) for p in drawn):
         return False
     if len(clear) - len(drawn) + 2 * len(drawn) != value:
         return False
@@ -219,15 +222,6 @@ def _round_radius(clear: list[Pip]) -> float | None:
     """The median radius of the round pips among ``clear`` (None if there is none)."""
     radii = [p.radius for p in clear if p.elongation <= ROUND_PIP]
     return float(np.median(radii)) if radii else None
-
-
-def _merged(p: Pip, round_r: float) -> bool:
-    """Is the drawn-out blob ``p`` pips of the round ones' plane run together (a six's
-    column smeared by motion), not a pip of another plane? Slant shrinks a circle across
-    (its short axis falls under the round pips' radius, its long one stays about that);
-    smearing or merging stretches it along (its short axis stays the round pips' radius,
-    its long one grows to two or more of them)."""
-    return p.minor >= MERGED_ACROSS * round_r and p.major >= MERGED_ALONG * round_r
 
 
 def _clear_pips_on(face: tuple[float, float, float], pips: list[Pip]) -> list[Pip]:
@@ -375,6 +369,20 @@ def _sharp_pips_counted_otherwise(
         f["idx"] and f["value"] == value and not f.get("no_face") and _near(face, _box_start(f))
         for f in faces
     )
+
+
+def _pips_off_layout(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
+    """Do the clear pips found on the face (four or more, at most ``value``) sit off every
+    choice of ``value``'s layout spots, however the face is seen
+    (:func:`vision.face_layout.part_fit`), by more than :data:`OFF_LAYOUT`? A die's pips
+    lie on its 3 x 3 grid, blurred or not; the network sees a pattern, not a grid: a four
+    or five and two pips of its side face, seen low, made it a six (the side face's row
+    lies nearer the top's than a six's rows lie, or askew: drawn sweep seeds 426, 431,
+    437, 460). Pips run together are left out (their middles lie between the spots)."""
+    clear = [p for p in _clear_pips_on(face, pips) if p.elongation < DRAWN_OUT_PIP]
+    if not 4 <= len(clear) <= value:
+        return False
+    return part_fit(np.array([[p.x, p.y] for p in clear]), value) > OFF_LAYOUT
 
 
 def _pips_too_small(face: tuple[float, float, float], pips: list[Pip]) -> bool:
@@ -550,6 +558,7 @@ def combine(
             or _too_few_pips_found(here, pips, g.opinion.value)
             or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
+            or _pips_off_layout(here, pips, g.opinion.value)
             or _no_face_there(here, faces)
             or printed_line(here, pips, PIP_REACH)
         ):

@@ -5,6 +5,8 @@ bigger one (:mod:`vision.bigger_face`)."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 # around a lone pip, the face must be at least this fraction of the pip's surround brightness
@@ -45,6 +47,34 @@ def fit_layout(pts: np.ndarray, lay: np.ndarray) -> tuple[float, float, float]:
     if len(lay) == 1:
         return 0.0, 0.0, 0.0
     return fit_layouts(pts, lay[None])[0]
+
+
+def part_fit(xy: np.ndarray, value: int) -> float:
+    """How well points (pixels: pips found on a face) sit on some of ``value``'s layout
+    spots, one point a spot, seen any way a flat face can be (an affine map: a die's face is
+    small against its distance, so its perspective is affine). The least rms distance, in
+    grid half-spacings, from the points mapped onto the layout to their spots, over every
+    choice of spots and their order. A face's pips sit on its grid, however slanted,
+    sheared by motion or missing some; a top face's pips with a side face's do not (the
+    side face's lie nearer or askew, foreshortened and past an edge). Needs four points or
+    more (any three are an affine image of any three spots)."""
+    lay = LAYOUTS[value]
+    n = len(xy)
+    if n < 4 or n > len(lay):
+        raise ValueError(f"part_fit needs 4 to {len(lay)} points for a {value}, got {n}")
+    homogeneous = np.hstack([xy - xy.mean(0), np.ones((n, 1))])
+    # every choice of spots in every order, fitted at once by least squares: the map
+    # taking the points to the spots is pinv(points) @ spots
+    spots = np.array(
+        [
+            lay[list(order)]
+            for chosen in itertools.combinations(range(len(lay)), n)
+            for order in itertools.permutations(chosen)
+        ]
+    )
+    maps = np.einsum("kn,mnd->mkd", np.linalg.pinv(homogeneous), spots)
+    off = np.einsum("nk,mkd->mnd", homogeneous, maps) - spots
+    return float(np.sqrt((off**2).sum(2).mean(1)).min())
 
 
 def layout_scale(pts: np.ndarray, lays: np.ndarray) -> np.ndarray:

@@ -95,6 +95,21 @@ def same_ellipse(p: Pip, q: Pip, tol: float = SHAPE_TOL) -> bool:
     return fits_ellipse(q, p.whitener(), tol)
 
 
+# a drawn-out blob at least this wide and this long, in a face's round pips' radii, is pips
+# run together on their plane (see :func:`run_together`)
+MERGED_ACROSS = 0.75
+MERGED_ALONG = 2.0
+
+
+def run_together(p: Pip, round_r: float) -> bool:
+    """Is the drawn-out blob ``p`` pips of round ones' plane (pips of radius ``round_r``)
+    run together (a six's column smeared by motion), not a pip of another plane? Slant
+    shrinks a circle across (its short axis falls under the round pips' radius, its long
+    one stays about that); smearing or merging stretches it along (its short axis stays the
+    round pips' radius, its long one grows to two or more of them)."""
+    return p.minor >= MERGED_ACROSS * round_r and p.major >= MERGED_ALONG * round_r
+
+
 def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
     """Fill enclosed holes of a 0/1 mask (a pip with a specular highlight is a ring).
 

@@ -9,11 +9,12 @@ Faces are the pip counter's dicts (see :func:`vision.dice._fit_face`)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.pips import Pip
+from vision.pips import Pip, run_together
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -188,6 +189,56 @@ def choose_top_faces(
             f["confidence"] = conf
             keep.append(f)
     return keep, sides
+
+
+# pips run together beyond a face (see :func:`unless_run_together_beyond`) count within
+# this many of its box sides of its centre, and at least this far out on the side away
+# from the camera (as a tray's top view counts pips beyond a face); at most this long
+# (semi-axis, in the face's pip radii: a column of three run together) and at least this
+# dark against their surround, as a fraction of the face's pips; the two columns of a six
+# lie within this many degrees of one way
+BEYOND_REACH = 1.4
+BEYOND_OUT = 0.55
+RUN_TOGETHER_LONGEST = 4.5
+BEYOND_DARK = 0.5
+COLUMNS_ALIKE_DEG = 20.0
+
+
+def unless_run_together_beyond(
+    grey: np.ndarray, pips: list[Pip], face: dict, faces: list[dict]
+) -> dict:
+    """The face, declined (and no reading of either reader there) when just beyond it on
+    the side away from the camera (:func:`_side_direction`, learnt from ``faces``: all the
+    counter fitted, side faces too), joined to it by die body, lie two parallel bars of
+    pips run together (:func:`vision.pips.run_together`, as wide as this face's pips): a
+    six's two columns, whose pips lie closer than any other face's and are the first to
+    fuse under blur. That six is a face of this die farther from the camera, its top,
+    whose pips the counter cannot count, so :func:`choose_top_faces` never weighed it: this
+    face may be its side face (drawn sweep seed 410: the six's columns run together, its
+    front face's five, seen low, read as the top). One bar is not enough: a side face seen
+    steeply beyond a top face squeezes a row of its pips into one (seed 449)."""
+    if not face["idx"] or face["confidence"] <= 0:
+        return face
+    away = -_side_direction(faces)
+    side = face["size"]
+    r = face["radius"]
+    ink = float(np.mean([pips[i].contrast for i in face["idx"]]))
+    bars = []
+    for j, q in enumerate(pips):
+        if j in face["idx"] or not run_together(q, r) or q.major > RUN_TOGETHER_LONGEST * r:
+            continue
+        if q.contrast < BEYOND_DARK * ink:
+            continue
+        v = np.array([q.x, q.y]) - face["centre"]
+        if float(np.linalg.norm(v)) > BEYOND_REACH * side or float(v @ away) < BEYOND_OUT * side:
+            continue
+        bar = {"centre": np.array([q.x, q.y]), "idx": [j], "body": q.body}
+        if _faces_joined(grey, pips, face, bar):
+            bars.append(q)
+    alike = np.sin(np.deg2rad(COLUMNS_ALIKE_DEG))
+    if any(abs(np.sin(p.angle - q.angle)) < alike for p, q in itertools.combinations(bars, 2)):
+        return {**face, "confidence": 0.0, "no_face": True}
+    return face
 
 
 def image_consistency(faces: list[dict]) -> list[dict]:
