@@ -73,12 +73,8 @@ class Lens:
         to_straight = np.asarray(to_straight, np.float64)
 
         def source(px: np.ndarray) -> np.ndarray:
-            straight = px @ to_straight[:2, :2].T + to_straight[:2, 2]
-            straight = straight / (px @ to_straight[2, :2] + to_straight[2, 2])[..., None]
-            raw = self.raw_points(straight)
-            if after is not None:
-                raw = raw @ np.asarray(after, np.float64)[:2, :2].T + np.asarray(after)[:2, 2]
-            return raw
+            raw = self.raw_points(_apply(to_straight, px))
+            return raw if after is None else _apply(np.asarray(after, np.float64), raw)
 
         mx, my = _grid_maps(source, size, WARP_STEP)
         out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)

@@ -241,9 +241,8 @@ def _lighter_token(peers: _Peers, i: int, ev: Evidence, looks: _Looks) -> bool:
     light, hue = looks.light, looks.hue
     lo, hi = peers.light
     lifted = float(ev.lifted_light[i])
-    if not np.isnan(lifted) and np.log(max(float(ev.light[i]), 1e-3) / max(lifted, 1e-3)) < (
-        PEER_LIGHTER
-    ):
+    over_lift = np.log(max(float(ev.light[i]), 1e-3) / max(lifted, 1e-3))
+    if not np.isnan(lifted) and over_lift < PEER_LIGHTER:
         return False
     return bool(
         light[i] - hi > PEER_LIGHTER + PEER_SPREAD_ROOM * (hi - lo)
