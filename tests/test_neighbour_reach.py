@@ -52,3 +52,22 @@ def test_a_battle_whose_hidden_stand_joins_its_neighbours_colour_stays_unclear()
     obs, truth = _read(6400, 2)
     assert truth["placement"]["j1"] == "red+blue"
     assert obs.spaces["j1"][0] in ("red+blue", UNKNOWN)
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "lone"),
+    [
+        (7400, 0, ("a1", "c1", "h1")),  # red's row shows 0.46 where 0.39 is predicted
+        (7401, 2, ("a1", "g1")),  # ... and 10 degrees off the predicted hue
+    ],
+)
+def test_a_stand_on_another_teams_row_is_read_against_the_tint_its_bare_holes_show(
+    seed, index, lone
+):
+    """Round a blue stand on red's back row, the row's print is what is red: the bare holes of
+    the row say how it looks in this photo, richer or in another hue than the plain holes
+    predict. Against the prediction it passed for the edge of a red stand hidden behind."""
+    obs, truth = _read(seed, index)
+    for sid in lone:
+        assert truth["placement"][sid] == "blue" and sid not in truth["hidden_by_hand"]
+        assert obs.spaces[sid][0] == "blue", f"{sid} read {obs.spaces[sid]}"

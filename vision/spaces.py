@@ -37,6 +37,7 @@ from vision.hidden_stand import (
 from vision.lens import Lens
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.seat_peers import read_by_peers
+from vision.seen_tint import as_pale_as, in_seen_hue, pale_tints, seen_tints
 from vision.standout import standout_tokens
 from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks, hue_deg, hue_gap, look_at_spaces
 from vision.topview import top_view
@@ -474,10 +475,21 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         (np.arange(k_count)[None, :] == owner_k[:, None]) | (owner_k[:, None] < 0), 0.0, strength
     ).max(1, initial=0.0)
     others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
+    print_level = tint_level(samples, own)
+    token_levels = _token_levels(strength, owner_k)
+    # a seat's tint this photo shows paler than predicted is taken as shown (`vision.seen_tint`)
+    pale = pale_tints(_seats(board, win.colours).groups, samples, print_level, bare_want,
+                      np.maximum(others, stray), token_levels, owner_k)  # fmt: skip
+    if not np.isnan(pale).all():
+        bare_want, want = as_pale_as(bare_want, pale), as_pale_as(want, pale, bare_want)
     # (which holes show their print, and so teach the tint's level, is judged without glare)
     printed = check_print(samples, board, bare_want, own, np.maximum(others, stray), want)
-    bars = _tint_bars(board, win, strength, cal, _token_levels(strength, owner_k),
-                      printed.shows, tint_level(samples, own), bare_want)  # fmt: skip
+    bars = _tint_bars(board, win, strength, cal, token_levels, printed.shows, print_level,
+                      bare_want)  # fmt: skip
+    # the tint as the bare holes show it: a printer's ink can come out richer than predicted
+    seen_tint = seen_tints(
+        _seats(board, win.colours).groups, printed.shows, print_level, samples.centre
+    )
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
     spread = np.zeros((n, k_count))
     off_hue = np.zeros((n, k_count))
@@ -617,7 +629,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
             win.member,
             _stands_off_their_row(token, owner_k),
             owner_k,
-            bare_want,
+            in_seen_hue(bare_want, seen_tint),
             TINT_ROOM,
         ),  # fmt: skip
         plain_cast=_plain_cast(plain_look, win),
@@ -625,7 +637,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         # looks made without the washed-out share: any saturation counts (more doubt, not less)
         washed=samples.clipped if samples.washed is None else samples.washed,
         # a dark stand hides how washed the print under it is: its neighbours' glare says
-        print_tint=_print_tint(want, owner_k, quiet_at),
+        print_tint=np.fmax(_print_tint(want, owner_k, quiet_at), seen_tint[:, 2]),
         washed_tint=_print_tint(prints.washed, owner_k, quiet_at),
         lifted_light=prints.lifted[:, 2],
     )
