@@ -166,3 +166,37 @@ def test_a_fist_over_a_seats_row_hides_the_spaces_under_it_against_the_calibrati
              if obs.spaces[s.id][0] not in (UNKNOWN, truth.placement.get(s.id))]  # fmt: skip
     assert not wrong
     assert obs.spaces["blue-h1"][0] == UNKNOWN  # bare, under the fist's edge
+
+
+# Playground Battles tables of the stress bench's hand condition (seed 0): against the
+# calibration the changed blob stopped short of the hand's side, and the skin one to three
+# token radii beside it read as a red stand on an empty back-row square (0.60, 0.80)
+SKIN_BESIDE_CHANGE = [
+    (3006, "i8", dict(a1="blue", b1="blue", d1="red", f1="blue", h1="red", b2="blue",
+                      c2="red", d2="blue", e2="red", h2="blue", b3="red", f3="blue",
+                      h3="blue", i3="blue", j3="red", c4="red", d4="red", f4="blue",
+                      g4="red", j4="blue", a5="red", d5="blue", e5="blue", a6="blue",
+                      c6="red", d6="red", f6="blue", g6="blue", h6="red", i6="red",
+                      j6="red", a7="red", d7="red", e7="red", f7="blue", g7="blue",
+                      h7="blue", i7="red", a8="red", e8="blue", g8="blue")),
+    (3012, "b8", dict(i1="blue", j3="blue", g5="blue", j8="red")),
+]  # fmt: skip
+
+
+def test_skin_beside_the_change_against_the_calibration_is_no_token():
+    import rules
+    from hardware.phototable import PhotoTable
+    from rules.palette import UNKNOWN
+    from vision.observation import observe
+
+    game = rules.get("playground-battles")
+    board, start = game.board, game.placement(game.initial_state())
+    for seed, bare, placement in SKIN_BESIDE_CHANGE:
+        table = PhotoTable(board, seed=seed, conditions="hand")
+        cal = calibrate(board, [(table.render(start, hand=False)[0], start)])
+        frame, truth = table.render(placement)
+        obs = observe(frame, [board], cal)
+        assert truth.hand and obs.hand and bare not in truth.placement
+        wrong = [s.id for s in board.spaces
+                 if obs.spaces[s.id][0] not in (UNKNOWN, truth.placement.get(s.id))]  # fmt: skip
+        assert not wrong, (seed, wrong)

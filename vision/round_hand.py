@@ -60,7 +60,7 @@ def read_round_hand(
     if cal is None:  # (a calibration, not this photo, says how the print looks)
         _read_clear_of_shadow(config, samples, board, seen_hand, spaces)
     if seen_hand.method != "skin":  # (against the calibration, any change is foreign: a
-        return spaces  # sleeve of any colour may lie beside it)
+        return _skin_beside_change(config, board, seen_hand, spaces)  # sleeve of any colour
     under = seen_hand.covers(board, config, margin_mm=0.0)
     beside = covered - under
     if under and not board.shared_spaces:  # (a second stand may lie wholly under the hand)
@@ -84,6 +84,22 @@ def read_round_hand(
             colour != UNKNOWN and _no_skin(colour, seen_hand, board, config, sid)
         ):
             spaces[sid] = again[sid]
+    return spaces
+
+
+def _skin_beside_change(
+    config: VisionConfig, board: Board, seen_hand: HandResult, spaces: dict
+) -> dict:
+    """Against a calibration the hand is what changed since, and the change's edge can stop
+    short of the skin: a hand's side, lit like the paper it lay on in the calibration, was
+    read as a red stand two token radii from the changed blob. Beside that blob, out to where
+    its shadow may fall, a reading in a colour skin can be read as is unclear (the appliance
+    rules on no frame with a hand; this keeps the reading honest)."""
+    near = seen_hand.covers(board, config, margin_mm=SHADOW_MARGIN * board.token_radius)
+    for sid in near:
+        colour = spaces[sid][0]
+        if colour not in (None, UNKNOWN) and not unlike_skin(colour):
+            spaces[sid] = (UNKNOWN, 0.0)
     return spaces
 
 
