@@ -71,3 +71,13 @@ def test_a_stand_on_another_teams_row_is_read_against_the_tint_its_bare_holes_sh
     for sid in lone:
         assert truth["placement"][sid] == "blue" and sid not in truth["hidden_by_hand"]
         assert obs.spaces[sid][0] == "blue", f"{sid} read {obs.spaces[sid]}"
+
+
+def test_a_pale_stand_of_the_rows_colour_beside_another_is_a_possible_battle():
+    """A pale blue stand beside a salmon one on blue's back row (seed 7601, frame 2): the
+    pale stand is as colourful as the row's print, so by colour alone it was print, and the
+    square was read red at 0.53. It is far brighter than the print: no blend of the print
+    with the paper is that colourful that bright, inside the hole."""
+    obs, truth = _read(7601, 2)
+    assert truth["placement"]["d8"] == "red+blue"
+    assert obs.spaces["d8"][0] in ("red+blue", UNKNOWN)

@@ -61,6 +61,10 @@ NEIGHBOUR_LEAVES = 5.0  # mm²: a few pixels of the top view
 UNEXPLAINED_GAP = 0.1
 ROW_UNEXPLAINED_NONE = 30.0  # mm²
 ROW_UNEXPLAINED_HIDES = 40.0
+BLEND_LIGHT_ROOM = 0.25  # (a print's brightness is predicted, and a pixel's noisy: a blend
+# keeps this much more of the print's chroma than the paper-print mix says)
+HOLE_INSIDE = 1.0  # hole radii: well inside the printed hole (its blurred edge and collar beyond)
+BLEND_LIGHT_MOST = 0.9  # (a print predicted brighter than this says nothing of its blends)
 
 
 def hidden_stand(ev: Evidence, i: int, colour: str) -> float:
@@ -252,17 +256,20 @@ def unexplained_row_colour(
     owner_k: np.ndarray,
     bare_print: np.ndarray,
     print_room: float,
+    print_light: np.ndarray,
 ) -> np.ndarray:
     """(N,) on a seat's space where a stand is read, mm² of the seat's colour (token-coloured
     pixels, unblurred, within SLIVER_REACH_MM) that neither its print (`bare_print`, up to
     `print_room` more colourful), the strongest other colour standing there, the paper nor
-    any blend of two of them explains; 0 elsewhere."""
+    any blend of two of them explains; 0 elsewhere. `print_light`: (N,) how bright the print
+    is here (lit as the plain holes nearby are): a blend of it with the paper brighter than
+    that is paler in step."""
     out = np.zeros(len(owner_k))
     if samples.board is None or not samples.board.shared_spaces:
         return out  # (no battles on this board: nothing to ask)
     rows = stands[owner_k[stands] >= 0]
     rows = rows[~np.isnan(bare_print[rows, 0])]
-    seen = samples.reach_chroma(rows) if len(rows) else None
+    seen = samples.reach_looks(rows) if len(rows) else None
     if seen is None:
         return out
     k = owner_k[rows]
@@ -275,18 +282,39 @@ def unexplained_row_colour(
     size = np.hypot(tint[:, 0], tint[:, 1])
     richest = tint * ((size + print_room) / np.maximum(size, 1e-3))[:, None]
     # only token-coloured pixels of the row's colour are asked about (few: one pass each)
-    cx, cy = seen
+    cx, cy, light = seen
     row, at = np.nonzero(cx * cx + cy * cy >= SLIVER_CHROMA**2)
     px, py = cx[row, at].astype(np.float64), cy[row, at].astype(np.float64)
     keep = member[k[row], hue_bins(px, py)]
-    row, px, py = row[keep], px[keep], py[keep]
+    lit = light[row, at][keep].astype(np.float64)
+    row, at, px, py = row[keep], at[keep], px[keep], py[keep]
     paper = np.zeros((len(row), 2))
-    gap = np.minimum.reduce([_off_segment(px, py, paper, richest[row]),
+    # inside the hole, a blend of its print and the paper brighter than the print is paler
+    # in step: a pale stand of the row's colour, as colourful as the print but brighter, is
+    # none (outside it lies the tinted collar, a pale print of its own)
+    kept = _paper_share_kept(lit, print_light[rows][row])
+    inside = (
+        _plan(samples.board).reach_px[at]
+        <= HOLE_INSIDE * samples.board.hole_radius * samples.view.ppm
+    )
+    blend = richest[row] * np.where(inside, kept, 1.0)[:, None]
+    gap = np.minimum.reduce([_off_segment(px, py, paper, blend),
                              _off_segment(px, py, tint[row], stand[row]),
                              _off_segment(px, py, paper, stand[row])])  # fmt: skip
     counts = np.bincount(row[gap > UNEXPLAINED_GAP], minlength=len(rows))
     out[rows] = counts / samples.view.ppm**2
     return out
+
+
+def _paper_share_kept(light: np.ndarray, print_light: np.ndarray) -> np.ndarray:
+    """How much of the print's chroma (chroma divides by brightness) a blend of the print
+    with white paper keeps at each pixel's `light`: all of it at the print's brightness or
+    darker (shading), less as the blend nears the paper's. (1 where the print's brightness is
+    not known.)"""
+    p = np.clip(np.where(np.isnan(print_light), 0.0, print_light), 0.0, BLEND_LIGHT_MOST)
+    share = (1.0 - light) * p / (np.maximum(light, 1e-3) * (1.0 - p))
+    kept = np.clip(share + BLEND_LIGHT_ROOM, 0.0, 1.0)
+    return np.where(np.isnan(print_light) | (light <= p), 1.0, kept)
 
 
 def _off_segment(cx: np.ndarray, cy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -631,6 +631,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
             owner_k,
             in_seen_hue(bare_want, seen_tint),
             TINT_ROOM,
+            np.fmax(bare_want[:, 2], prints.lifted[:, 2]),
         ),  # fmt: skip
         plain_cast=_plain_cast(plain_look, win),
         owner_k=owner_k,

@@ -103,6 +103,15 @@ class ReaderPlan:
         return self._about_centres(self.reach)
 
     @cached_property
+    def reach_px(self) -> np.ndarray:
+        """(S,) each `reach` offset's distance from the space's centre, in top-view px."""
+        width = self.shape[1]
+        dy = np.floor_divide(self.reach + width // 2, width)
+        distance = np.hypot(self.reach - dy * width, dy)
+        distance.flags.writeable = False
+        return distance
+
+    @cached_property
     def reach_print_hue(self) -> np.ndarray:
         """(N, S): round each space, the hue of the seat's colour whose tinted collar (of
         another hole) a pixel lies on, nan elsewhere: that colour there is print (a row's
@@ -341,13 +350,13 @@ class SpaceLooks:
         at, bins = _sliver_pixels(self.view, plan, np.array([space]), print_look)
         return plan.reach_at[space].take(at), bins
 
-    def reach_chroma(self, spaces: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        """(S, R) chroma x and y of every pixel within SLIVER_REACH_MM of each of `spaces`'
-        centres (indices), unblurred; None where the top view is not known."""
+    def reach_looks(self, spaces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(S, R) chroma x, chroma y and brightness of every pixel within SLIVER_REACH_MM of
+        each of `spaces`' centres (indices), unblurred; None where the top view is not known."""
         if self.view is None or self.board is None:
             return None
         plan = reader_plan(self.board)
-        return _reach_chroma(self.view, plan, np.asarray(spaces, np.int64))
+        return _reach_looks(self.view, plan, np.asarray(spaces, np.int64))
 
     @cached_property
     def unevenness(self) -> np.ndarray:
@@ -503,14 +512,14 @@ def _cells_in_view(view: TopView, plan: ReaderPlan, n: int) -> np.ndarray:
     return (cell_valid >= 0.9 * np.maximum(cell_size, 1)) & (cell_size > 0)
 
 
-def _reach_chroma(
+def _reach_looks(
     view: TopView, plan: ReaderPlan, spaces: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(S, R) chroma x and y of the pixels within SLIVER_REACH_MM of each space's centre."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(S, R) chroma x, y and brightness of the pixels within SLIVER_REACH_MM of each space's
+    centre."""
     # (flat indices and take: a boolean mask's [] over a 2-D array costs several times more)
     px = view.image.reshape(-1, 3).take(plan.reach_at[spaces], axis=0)
-    cx, cy, _ = _chroma_planes_of(px)
-    return cx, cy
+    return _chroma_planes_of(px)
 
 
 def _sliver(
@@ -537,7 +546,7 @@ def _sliver_pixels(
     """The pixels within SLIVER_REACH_MM of each of `spaces`' centres that a sliver counts
     (colourful enough to be a token's, and no print), as flat indices into (S, R), and
     their hue sectors."""
-    cx, cy = _reach_chroma(view, plan, spaces)
+    cx, cy, _ = _reach_looks(view, plan, spaces)
     strong = cx * cx + cy * cy >= SLIVER_CHROMA**2
     if print_look is not None:
         strong &= (cx - print_look[0]) ** 2 + (cy - print_look[1]) ** 2 >= SLIVER_CHROMA**2
