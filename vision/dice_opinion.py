@@ -6,15 +6,17 @@ they are combined so that neither can announce a wrong value on its own:
 
 - a face the pip counter is sure of stands, unless the network is sure it shows more pips
   (the counter lost some) or no top face at all (a side face): then neither is believed;
-  in a photo of unknown scale the network need only be fairly sure (turned four ways);
+  in a photo of unknown scale the network need only be fairly sure (turned four ways), and
+  a count beside which it is sure of a top face of more pips does not stand either;
 - where the pip counter is unsure or found no face, the network may read the die, starting
   from the pips and doubtful faces the counter did find (and from bars of pips smeared
   together), if it is very sure (in four turned looks too), the face lies wholly in the
   photo, holds no more pips than its value, the counter fitted no more pips there either,
   its middle agrees (a pip for odd values, bare for even), its pips are seen alike (not
   round ones beside drawn-out ones: a top face and a side face; pips run together into a
-  bar are of one plane), the round pips it shows are all of its pips or all but one or two
-  (unless all its value's pips are there, of one shape), no printed line runs through it
+  bar are of one plane; drawn-out ones all drawn out one way), the round pips it shows
+  are all of its pips or all but one or two (unless all its value's pips are there, of
+  one shape), no printed line runs through it
   (a board's dotted track, a dashed line: no die face has four pips in a line), and it is
   not right beside another die's face (where it could be that die's side face).
 """
@@ -62,6 +64,9 @@ ROUND_PIP = 1.35
 DRAWN_OUT_PIP = 2.0
 # ... and such bars on one face lie within this many degrees of one way
 BARS_ALIKE_DEG = 20.0
+# a pip at least this elongated has a long axis that shows which way it is drawn out: the
+# drawn-out pips of one face (seen slanted, or smeared by motion) all lie one way
+DRAWN_WAY_PIP = 1.6
 # a counter's face at least this strong (layout and bare body fit) within this many face
 # sides of a network's face's middle must be held by the network's value
 STRONG_FACE = 0.5
@@ -201,6 +206,21 @@ def _two_planes(face: tuple[float, float, float], pips: list[Pip], value: int) -
         return False
     drawn = [p for p in clear if p.elongation >= DRAWN_OUT_PIP]
     return bool(drawn) and not _run_together(clear, round_r, value)
+
+
+def _drawn_out_crossways(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+    """Are clear pips on the face drawn out in ways more than :data:`BARS_ALIKE_DEG` apart?
+    A face is flat: slant draws all its pips out along one way, and so does motion blur.
+    Blobs drawn out crossways are not one plane's pips: a top face's pips run together
+    with its side faces' (each with the face it touches), which the network took, with the
+    die's edges, for a bigger face (a two at 24 px, seen low, with two side faces' rows of
+    pips beside it, read as a six: drawn sweep seed 510)."""
+    drawn = [p for p in _clear_pips_on(face, pips) if p.elongation >= DRAWN_WAY_PIP]
+    return any(
+        abs(np.sin(p.angle - q.angle)) > np.sin(np.deg2rad(BARS_ALIKE_DEG))
+        for i, p in enumerate(drawn)
+        for q in drawn[i + 1 :]
+    )
 
 
 def _run_together(clear: list[Pip], round_r: float, value: int) -> bool:
@@ -423,6 +443,33 @@ def _network_disputes(grey: np.ndarray, face: dict, here: FaceFind, pips: list[P
     return seen.value > face["value"]
 
 
+def _network_top_beside(
+    grey: np.ndarray, face: dict, finds: list[FaceFind], others: list[dict]
+) -> bool:
+    """Is the network, searching from the pips around, steadily sure (:data:`READ_ALONE`,
+    turned four ways) of a top face of more pips than the counter's ``face`` right beside
+    it or over it (:func:`_beside`)? A network's face there is not read: it could be a side
+    face of the counter's die. Nor then is the counter's: its face could as well be a side
+    face of the network's die, or a part of its face. A die seen low shows a side face as
+    squarely as its top: a six whose middle pips the finder lost beside its side face's two,
+    read as a two (drawn sweep seed 498); a two whose corner pip ran into its side face's
+    edge, read as a one (seed 519). Each reader alone has a value; they do not agree on
+    one. A network that sees fewer pips does not dispute (see :func:`_network_disputes`),
+    nor one looking at the face of a die the counter is sure of too (``others``): a
+    touching die, whose own readings are checked on their own."""
+    at = _box_start(face)
+    for g in finds:
+        there = (g.cx, g.cy, g.size)
+        if g.opinion.value <= face["value"] or not _beside(there, at):
+            continue
+        if any(_near(there, _box_start(h)) for h in others):
+            continue
+        steady = steady_opinion(grey, g)
+        if steady.value == g.opinion.value and steady.probability >= READ_ALONE:
+            return True
+    return False
+
+
 def _blurred_one(face: dict, pips: list[Pip]) -> bool:
     """Is the face a one whose pip is less than crisp (:data:`CRISP_ONE`)? Blur that softens
     the pip can merge a two's other pip into its side face's dark edge, where the counter
@@ -515,6 +562,13 @@ def combine(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
         key=lambda f: -f.opinion.probability,
     )
+    if not square_view:
+        # with the scale unknown, a count beside which the network is sure of a top face of
+        # more pips does not stand either
+        disputed = [
+            against_it or _network_top_beside(grey, f, finds, [g for g in sure if g is not f])
+            for f, against_it in zip(sure, disputed, strict=True)
+        ]
     kept, doubted = [], []
     for f, own, against_it in zip(sure, owns, disputed, strict=True):
         if against_it:
@@ -559,6 +613,7 @@ def combine(
             or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
             or _pips_off_layout(here, pips, g.opinion.value)
+            or _drawn_out_crossways(here, pips)
             or _no_face_there(here, faces)
             or printed_line(here, pips, PIP_REACH)
         ):
