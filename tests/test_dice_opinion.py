@@ -347,25 +347,6 @@ def test_the_network_reads_no_six_whose_found_pips_sit_off_its_layout(network):
     assert _values(combine([_pip(x, y) for x, y in six], [])) == [(6, True)]
 
 
-@pytest.mark.parametrize(
-    ("seen", "counted_there", "stands"),
-    [(6, False, False), (6, True, True), (1, False, True)],
-)
-def test_a_count_beside_a_face_of_more_pips_the_network_is_sure_of_is_declined(
-    network, seen, counted_there, stands
-):
-    """A side face's two, read by the counter beside a six the network is sure of (the
-    finder lost the six's middle pips: drawn sweep seed 498): the six is not read beside
-    the two, nor the two beside the six. A touching die the counter is sure of too, or a
-    network that sees fewer pips there, leaves the count standing."""
-    network[(200, 200)] = (200, 200, 40, _opinion(2, 0.97))
-    network[(240, 205)] = (240, 205, 44, _opinion(seen, 0.999))
-    faces = [_face(2, 200, 200)] + ([_face(seen, 240, 205)] if counted_there else [])
-    out = _values(combine([_blurred_pip(240, 205)], faces))
-    assert ((2, True) in out) == stands
-    assert (seen, True) in out if counted_there else (seen, True) not in out
-
-
 def test_the_network_alone_reads_no_face_whose_pips_are_drawn_out_crossways(network):
     """A two seen low, its pips run together with two side faces' rows into blobs drawn
     out three ways, which the network took for a six (drawn sweep seed 510); bars of a

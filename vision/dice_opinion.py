@@ -6,9 +6,7 @@ they are combined so that neither can announce a wrong value on its own:
 
 - a face the pip counter is sure of stands, unless the network is sure it shows more pips
   (the counter lost some) or no top face at all (a side face): then neither is believed;
-  in a photo of unknown scale the network need only be fairly sure (turned four ways), and
-  a count beside which (or a one over which) it is sure of a top face of more pips does
-  not stand either;
+  in a photo of unknown scale the network need only be fairly sure (turned four ways);
 - where the pip counter is unsure or found no face, the network may read the die, starting
   from the pips and doubtful faces the counter did find (and from bars of pips smeared
   together), if it is very sure (in four turned looks too), the face lies wholly in the
@@ -450,44 +448,6 @@ def _network_disputes(grey: np.ndarray, face: dict, here: FaceFind, pips: list[P
     return seen.value > face["value"]
 
 
-def _network_top_beside(
-    grey: np.ndarray, face: dict, finds: list[FaceFind], others: list[dict]
-) -> bool:
-    """Is the network, searching from the pips around, steadily sure (:data:`READ_ALONE`,
-    turned four ways) of a top face of more pips than the counter's ``face`` right beside
-    it (:func:`_beside`), centred off it? A network's face there is not read: it could be
-    a side face of the counter's die. Nor then is the counter's: it could as well be a
-    side face of the network's die. A die seen low shows a side face as squarely as its
-    top: a six whose middle pips the finder lost, beside its side face's two, read as a
-    two (drawn sweep seed 498). Each reader alone has a value; they do not agree on one.
-
-    A network's face centred on a laid-out count (two pips or more) is a look at that
-    face, which :func:`_network_disputes` weighs where the counter found it: searching from
-    around, the network often takes a three or four with its side faces' pips for a six
-    (the drawn sweep's development seeds 498-519: 7 such threes and fours read right). A
-    one has no layout to vouch for it: any pip whose partners the finder lost is a one to
-    the counter, so a face of more pips the network is sure of over it declines it too (a
-    two whose corner pip ran into its side face's edge, read as a one: seed 519).
-
-    A network that sees fewer pips does not dispute (see :func:`_network_disputes`), nor
-    one looking at the face of a die the counter is sure of too (``others``): a touching
-    die, whose own readings are checked on their own."""
-    at = _box_start(face)
-    x0, y0, x1, y1 = face["box"]
-    for g in finds:
-        there = (g.cx, g.cy, g.size)
-        if g.opinion.value <= face["value"] or not _beside(there, at):
-            continue
-        if face["value"] > 1 and x0 <= g.cx <= x1 and y0 <= g.cy <= y1:
-            continue  # a look at the counter's own face
-        if any(_near(there, _box_start(h)) for h in others):
-            continue
-        steady = steady_opinion(grey, g)
-        if steady.value == g.opinion.value and steady.probability >= READ_ALONE:
-            return True
-    return False
-
-
 def _blurred_one(face: dict, pips: list[Pip]) -> bool:
     """Is the face a one whose pip is less than crisp (:data:`CRISP_ONE`)? Blur that softens
     the pip can merge a two's other pip into its side face's dark edge, where the counter
@@ -580,13 +540,6 @@ def combine(
         (f for f in finds if f.opinion.value > 0 and f.opinion.probability >= READ_ALONE),
         key=lambda f: -f.opinion.probability,
     )
-    if not square_view:
-        # with the scale unknown, a count beside which (over a one) the network is sure of
-        # a top face of more pips does not stand either
-        disputed = [
-            against_it or _network_top_beside(grey, f, finds, [g for g in sure if g is not f])
-            for f, against_it in zip(sure, disputed, strict=True)
-        ]
     kept, doubted = [], []
     for f, own, against_it in zip(sure, owns, disputed, strict=True):
         if against_it:
