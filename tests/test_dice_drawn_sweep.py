@@ -202,12 +202,42 @@ def test_a_pip_count_the_network_disputes_is_declined(game, table_seed, value, d
         ("playground-battles", 431 * 7919 + 11, 4, 32, (1.0, 4.0), 0),
         ("playground-battles", 437 * 7919 + 7, 4, 24, (1.0, 4.0), 1),
         ("aggravation", 460 * 7919 + 4, 4, 24, (1.0, 4.0), 0),
+        # where the pips found are drawn out crossways, no one plane's: a two at 24 px seen
+        # low, its pips run together with two side faces' rows, read as a six by the
+        # network alone (sweep seed 510)
+        ("manji", 510 * 7919 + 6, 2, 24, (0.0, 0.0), 0),
     ],
 )
 def test_the_network_alone_reads_no_face_the_pip_finder_does_not_bear_out(
     game, table_seed, value, die_px, look, noise_seed
 ):
     crop = _drawn_crop(game, table_seed, value, die_px, look, noise_seed)
+    assert _values(crop) in ([value], [])
+
+
+@pytest.mark.parametrize(
+    "game, table_seed, value, die_px, look",
+    [
+        # a six at 32 px, blurred, seen low: the finder lost its middle pips, and its side
+        # face's two, as round, was read where the network is sure of the six beside it
+        # (sweep seed 498)
+        ("aggravation", 498 * 7919 + 4, 6, 32, (1.0, 4.0)),
+        # a two at 24 px seen low: its corner pip ran into its side face's edge, and its
+        # other pip was read as a one where the network is sure of a six over the die
+        # (sweep seed 519)
+        ("manji", 519 * 7919 + 6, 2, 24, (0.0, 0.0)),
+    ],
+)
+@pytest.mark.xfail(
+    strict=True,
+    reason="not fixed (issue 19): declining a count beside or under a face of more pips the "
+    "network is sure of lost 29 of 1103 right readings on the development seeds and 53 "
+    "in the real photos",
+)
+def test_a_count_beside_a_face_of_more_pips_the_network_is_sure_of_is_declined(
+    game, table_seed, value, die_px, look
+):
+    crop = _drawn_crop(game, table_seed, value, die_px, look)
     assert _values(crop) in ([value], [])
 
 

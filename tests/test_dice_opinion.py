@@ -5,6 +5,8 @@ the rules of the combination, not the weights."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -343,3 +345,19 @@ def test_the_network_reads_no_six_whose_found_pips_sit_off_its_layout(network):
     network[(300, 240)] = (300, 240, 44, _opinion(6, 0.999))
     assert combine([_pip(x, y) for x, y in four_and_row], []) == []
     assert _values(combine([_pip(x, y) for x, y in six], [])) == [(6, True)]
+
+
+def test_the_network_alone_reads_no_face_whose_pips_are_drawn_out_crossways(network):
+    """A two seen low, its pips run together with two side faces' rows into blobs drawn
+    out three ways, which the network took for a six (drawn sweep seed 510); bars of a
+    six's columns smeared one way are read."""
+    crossways = [
+        Pip(536, 192, 280, 13.0, 6.8, np.deg2rad(-5), 100, 220),
+        Pip(552, 209, 75, 6.9, 3.5, np.deg2rad(70), 75, 220),
+        Pip(555, 238, 380, 16.2, 7.5, np.deg2rad(-62), 100, 220),
+    ]
+    network[(540, 215)] = (540, 215, 94, _opinion(6, 0.999))
+    assert opinion._drawn_out_crossways((540, 215, 94), crossways)
+    assert combine(crossways, []) == []
+    one_way = [replace(p, angle=np.deg2rad(-5)) for p in crossways]
+    assert not opinion._drawn_out_crossways((540, 215, 94), one_way)

@@ -13,8 +13,9 @@ they are combined so that neither can announce a wrong value on its own:
   photo, holds no more pips than its value, the counter fitted no more pips there either,
   its middle agrees (a pip for odd values, bare for even), its pips are seen alike (not
   round ones beside drawn-out ones: a top face and a side face; pips run together into a
-  bar are of one plane), the round pips it shows are all of its pips or all but one or two
-  (unless all its value's pips are there, of one shape), no printed line runs through it
+  bar are of one plane; drawn-out ones all drawn out one way), the round pips it shows
+  are all of its pips or all but one or two (unless all its value's pips are there, of
+  one shape), no printed line runs through it
   (a board's dotted track, a dashed line: no die face has four pips in a line), and it is
   not right beside another die's face (where it could be that die's side face).
 """
@@ -62,6 +63,9 @@ ROUND_PIP = 1.35
 DRAWN_OUT_PIP = 2.0
 # ... and such bars on one face lie within this many degrees of one way
 BARS_ALIKE_DEG = 20.0
+# a pip at least this elongated has a long axis that shows which way it is drawn out: the
+# drawn-out pips of one face (seen slanted, or smeared by motion) all lie one way
+DRAWN_WAY_PIP = 1.6
 # a counter's face at least this strong (layout and bare body fit) within this many face
 # sides of a network's face's middle must be held by the network's value
 STRONG_FACE = 0.5
@@ -201,6 +205,27 @@ def _two_planes(face: tuple[float, float, float], pips: list[Pip], value: int) -
         return False
     drawn = [p for p in clear if p.elongation >= DRAWN_OUT_PIP]
     return bool(drawn) and not _run_together(clear, round_r, value)
+
+
+def _drawn_out_crossways(face: tuple[float, float, float], pips: list[Pip]) -> bool:
+    """Are clear pips on the face drawn out in ways more than :data:`BARS_ALIKE_DEG` apart?
+    A face is flat: slant draws all its pips out along one way, and so does motion blur.
+    Blobs drawn out crossways are not one plane's pips: a top face's pips run together
+    with its side faces' (each with the face it touches), which the network took, with the
+    die's edges, for a bigger face (a two at 24 px, seen low, with two side faces' rows of
+    pips beside it, read as a six: drawn sweep seed 510). Only blobs as wide across as a
+    pip of the face count (:data:`LEAST_PIP`): a thin speck or stroke beside a blurred
+    six's bar tells nothing of its plane."""
+    drawn = [
+        p
+        for p in _clear_pips_on(face, pips)
+        if p.elongation >= DRAWN_WAY_PIP and p.minor >= LEAST_PIP * face[2]
+    ]
+    return any(
+        abs(np.sin(p.angle - q.angle)) > np.sin(np.deg2rad(BARS_ALIKE_DEG))
+        for i, p in enumerate(drawn)
+        for q in drawn[i + 1 :]
+    )
 
 
 def _run_together(clear: list[Pip], round_r: float, value: int) -> bool:
@@ -559,6 +584,7 @@ def combine(
             or _sharp_pips_counted_otherwise(here, pips, faces, g.opinion.value)
             or _round_pips_missing(here, pips, g.opinion.value)
             or _pips_off_layout(here, pips, g.opinion.value)
+            or _drawn_out_crossways(here, pips)
             or _no_face_there(here, faces)
             or printed_line(here, pips, PIP_REACH)
         ):
