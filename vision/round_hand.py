@@ -95,10 +95,11 @@ def _skin_beside_change(
     read as a red stand two token radii from the changed blob. Beside that blob, out to where
     its shadow may fall, a reading in a colour skin can be read as is unclear (the appliance
     rules on no frame with a hand; this keeps the reading honest)."""
-    near = seen_hand.covers(board, config, margin_mm=SHADOW_MARGIN * board.token_radius)
-    for sid in near:
-        colour = spaces[sid][0]
-        if colour not in (None, UNKNOWN) and not unlike_skin(colour):
+    skin_like = {sid for sid, (colour, _) in spaces.items()
+                 if colour not in (None, UNKNOWN) and not unlike_skin(colour)}  # fmt: skip
+    if skin_like:
+        near = seen_hand.covers(board, config, margin_mm=SHADOW_MARGIN * board.token_radius)
+        for sid in skin_like & near:
             spaces[sid] = (UNKNOWN, 0.0)
     return spaces
 

@@ -57,6 +57,9 @@ def pale_tints(
     `token_level`: per colour, its clear tokens' chroma on plain spaces (nan: unknown)."""
     out = np.full(len(level), np.nan)
     predicted = np.hypot(bare_print[:, 0], bare_print[:, 1])
+    paler = (level <= PALE_MOST * predicted) & (level >= PALE_LEAST * predicted)
+    if np.count_nonzero(paler) < PALE_BARE_MIN:  # (the usual frame: the prediction holds)
+        return out
     turn = np.degrees(np.abs(np.angle(np.exp(1j * (
         np.arctan2(samples.centre[:, 1], samples.centre[:, 0])
         - np.arctan2(bare_print[:, 1], bare_print[:, 0]))))))  # fmt: skip
@@ -66,7 +69,7 @@ def pale_tints(
     quiet &= samples.clipped < 0.02
     bare_like = quiet & (turn <= PALE_HUE) & (off_light <= PALE_LIGHT)
     bare_like &= samples.unevenness <= PALE_EVEN
-    bare_like &= (level <= PALE_MOST * predicted) & (level >= PALE_LEAST * predicted)
+    bare_like &= paler
     for members in groups.values():
         tokens = float(token_level[owner_k[members[0]]])
         if np.isnan(tokens) or np.isnan(predicted[members]).any():

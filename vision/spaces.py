@@ -486,10 +486,13 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     printed = check_print(samples, board, bare_want, own, np.maximum(others, stray), want)
     bars = _tint_bars(board, win, strength, cal, token_levels, printed.shows, print_level,
                       bare_want)  # fmt: skip
-    # the tint as the bare holes show it: a printer's ink can come out richer than predicted
-    seen_tint = seen_tints(
-        _seats(board, win.colours).groups, printed.shows, print_level, samples.centre
-    )
+    # the tint as the bare holes show it, for the battle checks (boards with battles only): a
+    # printer's ink can come out richer than predicted
+    seen_tint = np.full((n, 3), np.nan)
+    if board.shared_spaces:
+        seen_tint = seen_tints(
+            _seats(board, win.colours).groups, printed.shows, print_level, samples.centre
+        )
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
     spread = np.zeros((n, k_count))
     off_hue = np.zeros((n, k_count))
