@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.exact import median
-from vision.tokens import SpaceLooks
+from vision.tokens import SpaceLooks, hue_deg, hue_gap
 
 PALE_BARE_MIN = 2  # holes that look bare but paler than predicted, at least
 PALE_ALIKE = 0.06  # ... whose tint levels lie this close together
@@ -60,9 +60,8 @@ def pale_tints(
     paler = (level <= PALE_MOST * predicted) & (level >= PALE_LEAST * predicted)
     if np.count_nonzero(paler) < PALE_BARE_MIN:  # (the usual frame: the prediction holds)
         return out
-    turn = np.degrees(np.abs(np.angle(np.exp(1j * (
-        np.arctan2(samples.centre[:, 1], samples.centre[:, 0])
-        - np.arctan2(bare_print[:, 1], bare_print[:, 0]))))))  # fmt: skip
+    turn = hue_gap(hue_deg(samples.centre[:, 0], samples.centre[:, 1]),
+                   hue_deg(bare_print[:, 0], bare_print[:, 1]))  # fmt: skip
     off_light = np.abs(np.log(np.maximum(samples.centre[:, 2], 1e-3)
                               / np.maximum(bare_print[:, 2], 1e-3)))  # fmt: skip
     quiet = samples.valid & (others < PALE_QUIET) & (samples.far < PALE_QUIET)

@@ -477,22 +477,21 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     others = np.maximum(others, np.where(owner_k < 0, strength.max(1, initial=0.0), 0.0))
     print_level = tint_level(samples, own)
     token_levels = _token_levels(strength, owner_k)
+    groups = _seats(board, win.colours).groups
+    foreign = np.maximum(others, stray)  # (any colour in the cell but the seat's own)
     # a seat's tint this photo shows paler than predicted is taken as shown (`vision.seen_tint`)
-    pale = pale_tints(_seats(board, win.colours).groups, samples, print_level, bare_want,
-                      np.maximum(others, stray), token_levels, owner_k)  # fmt: skip
+    pale = pale_tints(groups, samples, print_level, bare_want, foreign, token_levels, owner_k)
     if not np.isnan(pale).all():
         bare_want, want = as_pale_as(bare_want, pale), as_pale_as(want, pale, bare_want)
     # (which holes show their print, and so teach the tint's level, is judged without glare)
-    printed = check_print(samples, board, bare_want, own, np.maximum(others, stray), want)
+    printed = check_print(samples, board, bare_want, own, foreign, want)
     bars = _tint_bars(board, win, strength, cal, token_levels, printed.shows, print_level,
                       bare_want)  # fmt: skip
     # the tint as the bare holes show it, for the battle checks (boards with battles only): a
     # printer's ink can come out richer than predicted
     seen_tint = np.full((n, 3), np.nan)
     if board.shared_spaces:
-        seen_tint = seen_tints(
-            _seats(board, win.colours).groups, printed.shows, print_level, samples.centre
-        )
+        seen_tint = seen_tints(groups, printed.shows, print_level, samples.centre)
     # colour that goes on well beyond a token's edge (a hand, a sleeve) is no token
     spread = np.zeros((n, k_count))
     off_hue = np.zeros((n, k_count))
