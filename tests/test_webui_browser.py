@@ -155,24 +155,21 @@ def test_live_table_roll_and_button(site, phone):
     assert sorted(set(letters)) == ["B", "G", "R", "Y"]  # colour-blind safe: letters on tokens
     shot(phone, "01-table-phone-start")
 
-    phone.click("#roll")  # the page's Roll button
-    # wait for the roll's own ruling: the banner shows the opening ("new") until it arrives
-    phone.wait_for_function(
-        "['roll', 'pass'].includes(document.querySelector('#banner').dataset.kind)",
-        timeout=60000,
-    )
-    assert table.rolls_from == ["web"]
-    shot(phone, "02-table-phone-after-roll")
+    with told(table) as states:
+        phone.click("#roll")  # the page's Roll button
+        # wait for the roll's own ruling: the banner shows the opening ("new") until it arrives
+        phone.wait_for_function(
+            "['roll', 'pass'].includes(document.querySelector('#banner').dataset.kind)",
+            timeout=60000,
+        )
+        assert table.rolls_from == ["web"]
+        shot(phone, "02-table-phone-after-roll")
 
-    # The physical button (here: the table itself) rolls; the page follows over SSE.
-    before = table.snapshot()["moves"]
-    snap = roll_until_move(table)
-    assert snap["moves"] > before
-    # "to move" is shown only once the last of those rolls has arrived (each earlier one was a
-    # pass): the die is read from that state, not from an earlier roll that showed the same value
-    expect = sync_api.expect
-    expect(phone.locator("#turn")).to_contain_text("to move")
-    expect(phone.locator("#die")).to_have_attribute("data-value", str(snap["dice"]))
+        # The physical button (here: the table itself) rolls; the page follows over SSE.
+        before = table.snapshot()["moves"]
+        snap = roll_until_move(table)
+    assert snap["moves"] > before and states[-1]["moves"] == snap["moves"]
+    shows_the_last(phone, states)  # the die is read from the last roll, not an earlier one
     shot(phone, "03-table-phone-live-roll")
 
 
