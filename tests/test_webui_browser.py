@@ -6,6 +6,9 @@ Playwright's own browser download is never used; without /usr/bin/chromium these
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
 from rules.wording import space_names
@@ -102,6 +105,47 @@ def live(page) -> None:
     page.wait_for_selector('#live[data-state="up"]')
 
 
+@contextmanager
+def told(table: FakeTable) -> Iterator[list[dict]]:
+    """The states the table publishes inside the block, in order: what its pages are told."""
+    news = table.subscribe()
+    states: list[dict] = []
+    try:
+        yield states
+    finally:
+        table.unsubscribe(news)
+        assert not news.full(), "the table published more than a subscriber keeps"
+        while not news.empty():
+            kind, payload = news.get_nowait()
+            if kind == "state":
+                states.append(payload)
+
+
+def looks(snap: dict) -> tuple:
+    """What the turn line and the die box show of a state: who is to move, the phase, the die."""
+    return (snap["colours"][snap["to_move"]], snap["phase"], snap["dice"])
+
+
+def shows_the_last(page, states: list[dict]) -> None:
+    """Wait until the page shows the last of `states` (a state in the move phase).
+
+    Every roll that ends in a pass is told as two states: the roller "to move" with the die,
+    then the pass. So "to move" on the page does not mean the page has caught up; what the
+    last state looks like must be something no earlier state looked like, and the wait is for
+    the turn line and the die together."""
+    last = states[-1]
+    assert last["phase"] == "move"
+    assert all(looks(s) != looks(last) for s in states[:-1]), "the last state is not told apart"
+    page.wait_for_function(
+        """([colour, dice]) => {
+  const turn = document.querySelector('#turn').innerText;
+  return turn.includes(colour) && turn.includes('to move')
+    && document.querySelector('#die').dataset.value === dice;
+}""",
+        arg=[looks(last)[0].capitalize(), str(last["dice"])],
+    )
+
+
 def test_live_table_roll_and_button(site, phone):
     table, url = site
     phone.goto(url + "/")
@@ -111,24 +155,21 @@ def test_live_table_roll_and_button(site, phone):
     assert sorted(set(letters)) == ["B", "G", "R", "Y"]  # colour-blind safe: letters on tokens
     shot(phone, "01-table-phone-start")
 
-    phone.click("#roll")  # the page's Roll button
-    # wait for the roll's own ruling: the banner shows the opening ("new") until it arrives
-    phone.wait_for_function(
-        "['roll', 'pass'].includes(document.querySelector('#banner').dataset.kind)",
-        timeout=60000,
-    )
-    assert table.rolls_from == ["web"]
-    shot(phone, "02-table-phone-after-roll")
+    with told(table) as states:
+        phone.click("#roll")  # the page's Roll button
+        # wait for the roll's own ruling: the banner shows the opening ("new") until it arrives
+        phone.wait_for_function(
+            "['roll', 'pass'].includes(document.querySelector('#banner').dataset.kind)",
+            timeout=60000,
+        )
+        assert table.rolls_from == ["web"]
+        shot(phone, "02-table-phone-after-roll")
 
-    # The physical button (here: the table itself) rolls; the page follows over SSE.
-    before = table.snapshot()["moves"]
-    snap = roll_until_move(table)
-    assert snap["moves"] > before
-    # "to move" is shown only once the last of those rolls has arrived (each earlier one was a
-    # pass): the die is read from that state, not from an earlier roll that showed the same value
-    expect = sync_api.expect
-    expect(phone.locator("#turn")).to_contain_text("to move")
-    expect(phone.locator("#die")).to_have_attribute("data-value", str(snap["dice"]))
+        # The physical button (here: the table itself) rolls; the page follows over SSE.
+        before = table.snapshot()["moves"]
+        snap = roll_until_move(table)
+    assert snap["moves"] > before and states[-1]["moves"] == snap["moves"]
+    shows_the_last(phone, states)  # the die is read from the last roll, not an earlier one
     shot(phone, "03-table-phone-live-roll")
 
 
@@ -144,15 +185,20 @@ def test_a_late_answer_to_the_roll_button_does_not_take_the_table_back(site, pho
     live(phone)
     held = []  # the answer to the tap, as the server gave it, passed on at the end
     phone.route("**/api/roll", lambda route: held.append((route, route.fetch())))
-    phone.click("#roll")
-    expect(phone.locator("#banner")).to_have_attribute("data-kind", re.compile("roll|pass"))
-    snap = roll_until_move(table)  # the table's button rolls on
+    with told(table) as states:
+        phone.click("#roll")
+        expect(phone.locator("#banner")).to_have_attribute("data-kind", re.compile("roll|pass"))
+        snap = roll_until_move(table)  # the table's button rolls on
     assert table.rolls_from[0] == "web" and len(table.rolls_from) > 1
-    expect(phone.locator("#turn")).to_contain_text("to move")
+    assert states[-1]["moves"] == snap["moves"]
+    # not just "to move": each roll passed on showed its roller to move for a moment
+    shows_the_last(phone, states)
     route, answer = held[0]
+    assert answer.json()["moves"] < snap["moves"]  # the answer is older than the page
     route.fulfill(response=answer)
     handled(phone, "/api/roll")  # the late answer has been dealt with
-    assert "to move" in phone.inner_text("#turn")
+    turn = phone.inner_text("#turn")
+    assert looks(snap)[0].capitalize() in turn and "to move" in turn
     assert phone.get_attribute("#die", "data-value") == str(snap["dice"])
 
 
