@@ -20,11 +20,11 @@ import numpy as np
 
 from rules.geometry import Board
 from rules.palette import PALETTE, UNKNOWN
-from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.calibrate import Calibration, palette_look
 from vision.confidence import ramp
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
+from vision.covered_collar import collared_holes, covered_collar_tokens
 from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
 from vision.hidden_stand import (
@@ -567,7 +567,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     hole_like[seat] = ramp(hole_like[seat], SEAT_HOLE_DOUBT, SEAT_HOLE_SURE)
     # and a token wider than the hole hides the bright collar printed around it (where only
     # the collar is printed there: not round a square, nor inside a marked hole's ink ring)
-    plain = _plain_collars(board)
+    plain = collared_holes(board)
     if samples.collar is not None and plain.any():
         collar = ramp(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
         hole_like[plain] = np.minimum(hole_like[plain], collar)
@@ -601,6 +601,15 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         samples, board, owner_k, seat_hue, hole_like, others, stray, bare_want
     )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], standout[owned])
+    # or one that hides its hole's bright collar (a start: no bare hole of the seat beside it)
+    over_tint = np.full(n, np.nan)
+    over_tint[owned] = strength[at] - bare_tint
+    lift = np.log(np.maximum(prints.lifted[:, 2], 1e-3) / np.maximum(prints.unlifted, 1e-3))
+    covered = covered_collar_tokens(
+        samples, board, owner_k, seat_hue, over_tint, _at_seat(token_sized, owner_k), others,
+        stray, lift,
+    )  # fmt: skip
+    token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], covered[owned])
     stands = np.flatnonzero((token >= 0.5).any(1))
     beside = np.zeros((n, k_count)) if samples.beside is None else _per_colour(samples.beside, win)
     # (a stand on the next square reaching into this one is no stand hidden here)
@@ -646,6 +655,14 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )
 
 
+def _at_seat(per_colour: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
+    """(N,) each space's value in its seat's colour's column (0 on plain spaces)."""
+    n = len(owner_k)
+    if not per_colour.size:
+        return np.zeros(n)
+    return np.where(owner_k >= 0, per_colour[np.arange(n), np.maximum(owner_k, 0)], 0.0)
+
+
 def _stands_off_their_row(token: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
     """Indices of the spaces where a token of a colour other than their seat's is read (on a
     plain space, any): only there can a stand hide one of the row's colour behind it."""
@@ -680,15 +697,6 @@ def _like(cx: np.ndarray, cy: np.ndarray, want: np.ndarray) -> np.ndarray:
     """(N,) how near the middle's colour is to the predicted print's (1 where none is)."""
     off = np.hypot(cx - want[:, 0], cy - want[:, 1])
     return np.where(np.isnan(off), 1.0, ramp(off, 0.25, 0.15))
-
-
-@lru_cache(maxsize=16)
-def _plain_collars(board: Board) -> np.ndarray:
-    """(N,) bool: seats' round holes printed with nothing but their collar around them."""
-    plain = np.array([sp.owner is not None and sp.kind not in SQUARE_KINDS
-                      and sp.kind not in MARK_RING_KINDS for sp in board.spaces])  # fmt: skip
-    plain.flags.writeable = False
-    return plain
 
 
 def _even_hole(samples: SpaceLooks, spaces: np.ndarray, owner_k: np.ndarray) -> np.ndarray:

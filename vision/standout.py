@@ -33,7 +33,7 @@ QUIET_STRAY = 0.28  # nor of no candidate, nor anything too far off centre
 UNSATURATED = 0.02  # nor glare: the camera washed out no more of the hole than this
 
 
-def _glare(samples: SpaceLooks) -> np.ndarray:
+def washed_share(samples: SpaceLooks) -> np.ndarray:
     """(N,) share of each hole's middle that glare washed out: saturated and pale. A vivid
     token saturates one channel of its own colour (a salmon checker's red), which is no glare
     and must not hide it; looks made without the pale share count any saturation."""
@@ -74,7 +74,7 @@ def standout_tokens(
         samples.valid & (owner_k >= 0) & (hole_like <= NOT_BARE)
         & (samples.unevenness >= STANDOUT_UNEVEN)
         & (others < QUIET_OTHERS) & (stray < QUIET_STRAY) & (samples.far < QUIET_STRAY)
-        & (_glare(samples) <= UNSATURATED)
+        & (washed_share(samples) <= UNSATURATED)
     )  # fmt: skip
     near = nearby_seat_holes(board)
     for i in np.nonzero(lone)[0]:

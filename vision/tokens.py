@@ -358,6 +358,20 @@ class SpaceLooks:
         plan = reader_plan(self.board)
         return _reach_looks(self.view, plan, np.asarray(spaces, np.int64))
 
+    def collar_dark_look(self, spaces: np.ndarray) -> np.ndarray | None:
+        """(S, 3) chroma x, y and brightness of the darkest quarter of the ring just outside
+        each of `spaces`' printed holes (indices; the pixels `collar` judges by), averaged:
+        what hides the collar there, a token of a colour or a hand's shadow; None where the
+        top view is not known."""
+        if self.view is None or self.board is None:
+            return None
+        plan = reader_plan(self.board)
+        ring = self.view.image.reshape(-1, 3).take(plan.collar_at[spaces], axis=0)  # (S, R, 3)
+        k = int(COLLAR_SHARE * (ring.shape[1] - 1))
+        darkest = np.argsort(ring.sum(2), axis=1, kind="stable")[:, : k + 1]
+        bgr = np.take_along_axis(ring, darkest[..., None], axis=1).mean(1)
+        return np.stack(chroma(bgr[:, 0], bgr[:, 1], bgr[:, 2]), 1)
+
     @cached_property
     def unevenness(self) -> np.ndarray:
         """(N,) per space, the log ratio of the brightest to the darkest fifth of the light

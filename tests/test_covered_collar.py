@@ -1,0 +1,114 @@
+"""A token of a seat's colour no more colourful than its hole's tint is read by the bright
+collar it hides, only where nothing else (a shadow, glare, blur, a hand, another colour, a
+sheet laid off its place) can have taken the collar away."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+import rules
+from hardware.phototwin import render
+from rules.palette import UNKNOWN
+from vision.covered_collar import collared_holes, covered_collar_tokens
+from vision.observation import observe
+
+BOARD = rules.get("aggravation").board
+IDS = BOARD.ids()
+N = len(IDS)
+OWNER_K = np.array([-1 if sp.owner is None else sp.owner for sp in BOARD.spaces])
+HOLE = IDS.index("blue-b2")  # a base hole of blue's, with its plain track holes nearby
+BARE_COLLAR = 1.6  # a bare seat's hole's ring against its middle
+PLAIN_COLLAR = 1.75  # a bare plain hole's
+BLUE = 230.0  # degrees: the seat's hue
+MIDDLE = 0.55  # the middle's chroma in it
+
+
+def _in_hue(chroma: float, degrees: float, light: float) -> list[float]:
+    return [chroma * np.cos(np.radians(degrees)), chroma * np.sin(np.radians(degrees)), light]
+
+
+def _looks(collar=0.95, plain_collar=PLAIN_COLLAR, uneven=0.1, ring=(0.45, BLUE)):
+    """Every hole bare but HOLE, whose ring outside is `collar` times as bright as its middle,
+    its darkest quarter of chroma `ring[0]` at hue `ring[1]`."""
+    collars = np.where(OWNER_K >= 0, BARE_COLLAR, plain_collar)
+    collars[HOLE] = collar
+    centre = np.tile(_in_hue(MIDDLE, BLUE, 0.45), (N, 1))
+    hiding = _in_hue(ring[0], ring[1], 0.4)
+    return SimpleNamespace(
+        valid=np.ones(N, bool),
+        collar=collars.astype(np.float32),
+        centre=centre.astype(np.float32),
+        collar_dark_look=lambda spaces: np.tile(hiding, (len(spaces), 1)),
+        disc_light=np.ones((N, 8), np.float32),  # (what the module asks for evenness)
+        unevenness=np.where(np.arange(N) == HOLE, uneven, 0.03),
+        peaks=np.zeros((N, 36), np.float32),
+        far=np.zeros(N, np.float32),
+        clipped=np.zeros(N, np.float32),
+        washed=np.zeros(N, np.float32),
+    )
+
+
+def _sure(samples=None, over_tint=0.1, sized=1.0, others=0.0, lift=0.0):
+    """How surely the module reads a token of blue's on HOLE."""
+    at_hole = np.arange(N) == HOLE
+    sure = covered_collar_tokens(
+        samples or _looks(),
+        BOARD,
+        OWNER_K,
+        np.full(N, BLUE),
+        np.where(OWNER_K >= 0, np.where(at_hole, over_tint, -0.05), np.nan),
+        np.where(at_hole, sized, 1.0),
+        np.where(at_hole, others, 0.0),
+        np.zeros(N),
+        np.where(at_hole, lift, 0.0),
+    )
+    assert not np.delete(sure, HOLE).any()  # bare holes with their collars: nothing read
+    return float(sure[HOLE])
+
+
+def test_the_hole_is_a_seats_round_hole_with_a_plain_collar():
+    assert collared_holes(BOARD)[HOLE] and OWNER_K[HOLE] >= 0
+
+
+def test_a_hidden_collar_with_the_plain_collars_bright_beside_it_is_a_token():
+    assert _sure() == 1.0
+
+
+@pytest.mark.parametrize(
+    "why, kwargs",
+    [
+        ("its collar shows", {"samples": _looks(collar=1.4)}),
+        ("the plain holes' collars are dim too: a shadow", {"samples": _looks(plain_collar=1.2)}),
+        ("less colourful than its predicted print", {"over_tint": -0.1}),
+        ("the colour goes on beyond a token's edge", {"sized": 0.0}),
+        ("another colour in the cell", {"others": 0.5}),
+        ("glare lifts the holes near it", {"lift": 0.3}),
+        ("its light is uneven: part of the collar in its middle", {"samples": _looks(uneven=0.6)}),
+        ("an arm over the ring beside it: brown", {"samples": _looks(ring=(0.4, 25.0))}),
+        ("a shadow over the ring: grey", {"samples": _looks(ring=(0.05, BLUE))}),
+    ],
+)
+def test_no_token_is_read_where_something_else_can_have_hidden_the_collar(why, kwargs):
+    assert _sure(**kwargs) == 0.0, why
+
+
+def test_a_start_of_dark_marbles_in_their_base_is_read():
+    """A twin photo (seed 6800, frame 1, at the start) whose blue and green marbles in their
+    bases are about as colourful as the base holes' tint (blue 0.56-0.59 against 0.53): before,
+    all eight were unclear."""
+    game = "aggravation"
+    jpeg, truth = render(game, 6800, 1, "start")
+    obs = observe(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR),
+                  [rules.get(game).board])  # fmt: skip
+    for sid in ("blue-b2", "blue-b3", "green-b1", "green-b2", "green-b3", "green-b4"):
+        assert obs.spaces[sid][0] == truth["placement"][sid], sid
+    wrong = {
+        sid: colour
+        for sid, (colour, _) in obs.spaces.items()
+        if colour not in (UNKNOWN, truth["placement"].get(sid))
+    }
+    assert not wrong
