@@ -72,6 +72,7 @@ def _sure(samples=None, over_tint=0.1, sized=1.0, others=0.0, lift=0.0):
 
 def test_the_hole_is_a_seats_round_hole_with_a_plain_collar():
     assert collared_holes(BOARD)[HOLE] and OWNER_K[HOLE] >= 0
+    assert BOARD.token_radius > BOARD.hole_radius  # (marbles wider than their holes)
 
 
 def test_a_hidden_collar_with_the_plain_collars_bright_beside_it_is_a_token():

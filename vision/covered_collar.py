@@ -91,8 +91,8 @@ def covered_collar_tokens(
     holes nearest each space over the photo's unglared print (log ratio)."""
     n = len(owner_k)
     sure = np.zeros(n)
-    if samples.collar is None or samples.disc_light is None:
-        return sure
+    if samples.collar is None or board.token_radius <= board.hole_radius:
+        return sure  # (a token no wider than its hole hides no collar)
     collar = samples.collar
     candidate = (
         samples.valid & (owner_k >= 0) & collared_holes(board)

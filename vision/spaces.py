@@ -35,6 +35,7 @@ from vision.hidden_stand import (
     unexplained_row_colour,
 )
 from vision.lens import Lens
+from vision.print_beside import print_beside_tokens
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
 from vision.seat_peers import read_by_peers
 from vision.seen_tint import as_pale_as, in_seen_hue, pale_tints, seen_tints
@@ -610,6 +611,12 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         stray, lift,
     )  # fmt: skip
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], covered[owned])
+    # or one smaller than its hole, with the hole's own bare print seen beside it
+    unread = (owner_k >= 0) & (_at_seat(token, owner_k) < 0.5)
+    beside_print = print_beside_tokens(
+        samples, board, owner_k, seat_hue, bare_want, unread, others, stray
+    )
+    token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], beside_print[owned])
     stands = np.flatnonzero((token >= 0.5).any(1))
     beside = np.zeros((n, k_count)) if samples.beside is None else _per_colour(samples.beside, win)
     # (a stand on the next square reaching into this one is no stand hidden here)

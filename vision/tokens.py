@@ -358,6 +358,15 @@ class SpaceLooks:
         plan = reader_plan(self.board)
         return _reach_looks(self.view, plan, np.asarray(spaces, np.int64))
 
+    def disc_looks(self, spaces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(S, Q) chroma x, y and brightness of every pixel over most of each of `spaces`'
+        printed holes (indices; the pixels `disc_light` holds), unblurred; None where the top
+        view is not known."""
+        if self.view is None or self.board is None:
+            return None
+        plan = reader_plan(self.board)
+        return _chroma_planes_of(self.view.image.reshape(-1, 3).take(plan.disc_at[spaces], axis=0))
+
     def collar_dark_look(self, spaces: np.ndarray) -> np.ndarray | None:
         """(S, 3) chroma x, y and brightness of the darkest quarter of the ring just outside
         each of `spaces`' printed holes (indices; the pixels `collar` judges by), averaged:
