@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,13 +23,25 @@ MAX_SUBSCRIBERS_QUEUE = 100
 
 class Announcer:
     """The standing ruling and everyone told of it. `snapshot` gives the table's state as the
-    page shows it, published after every ruling."""
+    page shows it, published after every ruling.
+
+    Every state told gets the next number (`seq`), so a page that hears the same change twice,
+    as the answer to its own request and as live events queued before it, can tell which is
+    newer. The count is kept here, not taken from the moves (an undo takes those back), and
+    only while the process runs: `epoch` names this run, so a page knows a lower number after
+    a restart is not an older state."""
 
     def __init__(self, panel: Any, snapshot: Callable[[], dict[str, Any]]) -> None:
         self.panel = panel
         self.ruling: dict[str, Any] | None = None
         self._snapshot = snapshot
         self._queues: list[queue.Queue] = []
+        self.seq = 0  # the number of the last state told
+        self.epoch = secrets.token_hex(4)
+
+    def stamp(self) -> dict[str, Any]:
+        """The number of the last state told and this run's name, for a state or a ruling."""
+        return {"seq": self.seq, "epoch": self.epoch}
 
     @property
     def listeners(self) -> int:
@@ -56,16 +69,19 @@ class Announcer:
                     pass
 
     def publish_state(self) -> dict[str, Any]:
-        """Tell the subscribers the table's state; returns it as it stands now."""
+        """Tell the subscribers the table's state, under the next number; returns it as it
+        stands now."""
+        self.seq += 1
         self.publish("state", self._snapshot())
         return self._snapshot()
 
     def stand(self, ruling: dict[str, Any], moves: int) -> None:
         """Make `ruling` the standing one (stamped with its time and the move count), and tell
-        the subscribers the ruling, then the state."""
+        the subscribers the ruling, then the state; both carry the number of that state."""
         ruling = dict(ruling, at=time.time(), moves=moves)
         self.ruling = ruling
-        self.publish("ruling", ruling)
+        self.seq += 1
+        self.publish("ruling", ruling | self.stamp())
         self.publish("state", self._snapshot())
 
     def is_standing(self, ruling: dict[str, Any]) -> bool:

@@ -126,7 +126,7 @@ class Referee:
         )
         data["faults"] = self.faults.lines()
         data["paused"] = self.faults.paused
-        return data
+        return data | self._announcer.stamp()
 
     def history(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -181,7 +181,7 @@ class Referee:
         with self._lock, self._saving():
             seat, claimed = self.seats.claim(token, claimant, self._game.colours)
             if claimed:
-                self._announcer.publish("state", self._snapshot())
+                self._announcer.publish_state()
             return seat
 
     def seat_claimed_by(self, token: Any, claimant: Any) -> int:
@@ -223,7 +223,7 @@ class Referee:
                 raise TableError("the opening rock-paper-scissors is not being played now")
             hands = self.seats.put_hand(seat, hand, len(game.colours))
             if hands is None:
-                self._announcer.publish("state", self._snapshot())
+                self._announcer.publish_state()
                 return self.seat_state(seat)
             self._play(opening_move(game, hands), "phone")
             return self.seat_state(seat)

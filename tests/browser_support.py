@@ -103,3 +103,52 @@ def animations_done(page, selector: str) -> None:
         "e => Promise.all(e.getAnimations({ subtree: true })"
         ".map((a) => a.finished.catch(() => null)))"
     )
+
+
+def hold_live_events(page) -> None:
+    """From the next page load on, while `window.__holdEvents` is true the live events the
+    page receives wait, in order, in `window.__heldEvents` ([listener, source, event]) until
+    `window.__releaseEvents()` hands them all to the page: a test makes the answer to the
+    page's own request arrive before the live events of the same change, as a slow stream
+    does, without waiting for a while."""
+    page.add_init_script(
+        """(() => {
+  const add = EventSource.prototype.addEventListener;
+  window.__holdEvents = false;
+  window.__heldEvents = [];
+  window.__releaseEvents = () => {
+    window.__holdEvents = false;
+    for (const [listener, source, ev] of window.__heldEvents.splice(0)) listener.call(source, ev);
+  };
+  EventSource.prototype.addEventListener = function (type, listener, options) {
+    const held = function (ev) {
+      const live = type === "open" || type === "error";
+      if (!window.__holdEvents || live) return listener.call(this, ev);
+      window.__heldEvents.push([listener, this, ev]);
+    };
+    return add.call(this, type, held, options);
+  };
+})();"""
+    )
+
+
+def record_turn_lines(page) -> None:
+    """From the next page load on, `window.__turnLines` lists the text of every turn line the
+    table page draws after it loaded ("Blue" + "to roll the die"), in order: taken from the
+    mutation records, so a line replaced at once by the next is listed too."""
+    page.add_init_script(
+        """(() => {
+  window.__turnLines = [];
+  document.addEventListener("DOMContentLoaded", () => {
+    const turn = document.getElementById("turn");
+    if (!turn) return;
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.addedNodes) {
+          if (n instanceof HTMLElement) window.__turnLines.push(n.textContent);  // not the chip
+        }
+      }
+    }).observe(turn, { childList: true });
+  });
+})();"""
+    )

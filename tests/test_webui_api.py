@@ -1,6 +1,7 @@
 """The JSON API and the pages through Flask's test client, on the fake table."""
 
 import json
+from itertools import pairwise
 
 import pytest
 
@@ -197,6 +198,47 @@ def test_roll_when_a_move_is_expected_is_409_and_changes_nothing(post, table):
 def test_undo_with_nothing_to_undo(post, table):
     r = post("/api/undo", pin=PIN)
     assert r.status_code == 409 and "nothing to undo" in r.get_json()["error"]
+
+
+def test_every_state_told_has_the_next_number_through_undo(post, table):
+    """The answer to a request and the live events of the same change can reach a page in
+    either order: each state told carries the next number (`seq`, never the move count,
+    which an undo takes back down), each ruling the number of the state told with it, and
+    an answer the number of the last state its change told."""
+    snap = roll_until_move(table)
+    move = next(m for m in snap["legal"] if m["kind"] == "step")
+    news = table.subscribe()
+    requests = [
+        lambda: post("/api/move", json={"move": move}, pin=PIN).get_json()["state"],
+        lambda: post("/api/undo", pin=PIN).get_json(),
+        lambda: post("/api/undo", pin=PIN).get_json(),  # the roll itself
+        lambda: post("/api/roll").get_json(),
+    ]
+    told = []
+    for request in requests:
+        answer = request()
+        told_since = [news.get_nowait() for _ in range(news.qsize())]
+        states = [payload for kind, payload in told_since if kind == "state"]
+        assert states and answer["seq"] == states[-1]["seq"]
+        assert answer["epoch"] == snap["epoch"]
+        told += told_since
+    table.unsubscribe(news)
+    states = [payload for kind, payload in told if kind == "state"]
+    seqs = [s["seq"] for s in states]
+    assert seqs == list(range(snap["seq"] + 1, snap["seq"] + 1 + len(seqs)))
+    assert [s["moves"] for s in states][:3] == [snap["moves"] + 1, snap["moves"], snap["moves"] - 1]
+    for (kind, ruling), (then, state) in pairwise(told):
+        if kind == "ruling":
+            assert then == "state" and ruling["seq"] == state["seq"]
+
+
+def test_a_restarted_table_numbers_its_states_afresh_under_another_epoch(table):
+    """The count lives as long as the process: after a restart a page meets lower numbers,
+    and knows them for newer by the epoch."""
+    table.roll("button")
+    again = FakeTable(pin=PIN, seed=7, options={"opening": "first-seat"})
+    assert again.snapshot()["seq"] < table.snapshot()["seq"]
+    assert again.snapshot()["epoch"] != table.snapshot()["epoch"]
 
 
 # --- manual moves ----------------------------------------------------------------------------

@@ -17,8 +17,10 @@ from tests.browser_support import (
     SHOTS,
     count_handled_answers,
     handled,
+    hold_live_events,
     launched,
     note_live_events,
+    record_turn_lines,
     require_browser,
 )
 from tests.conftest import PIN
@@ -200,6 +202,58 @@ def test_a_late_answer_to_the_roll_button_does_not_take_the_table_back(site, pho
     turn = phone.inner_text("#turn")
     assert looks(snap)[0].capitalize() in turn and "to move" in turn
     assert phone.get_attribute("#die", "data-value") == str(snap["dice"])
+
+
+def fits(line: str, snap: dict) -> bool:
+    """Whether a turn line the page drew ("Red" + "to move a marble") is the one of `snap`."""
+    return looks(snap)[0].capitalize() in line and ("to move" in line) == (snap["phase"] == "move")
+
+
+def shows(page, snap: dict) -> None:
+    """Wait until the page's turn line is the one of `snap` (as `fits` tells them apart)."""
+    page.wait_for_function(
+        """([colour, moving]) => {
+  const line = document.querySelector('#turn').innerText;
+  return line.includes(colour) && line.includes('to move') === moving;
+}""",
+        arg=[looks(snap)[0].capitalize(), snap["phase"] == "move"],
+    )
+
+
+def test_live_events_older_than_the_answer_to_roll_do_not_take_the_page_back(site, phone):
+    """Tap Roll on a roll that passes: it is told as two states (the roller to move, then the
+    pass), and the answer is the last. When the answer comes before the live events of that
+    roll (held back here, as a slow stream does), the page shows the answer, and the events
+    then must not take it back to the roller to move, not even for a moment."""
+    table, url = site
+    hold_live_events(phone)
+    record_turn_lines(phone)
+    count_handled_answers(phone)
+    phone.goto(url + "/")
+    live(phone)
+    start = table.snapshot()
+    with told(table) as states:
+        phone.evaluate("window.__holdEvents = true")
+        with phone.expect_response("**/api/roll") as answer:
+            phone.click("#roll")
+        seq = answer.value.json()["seq"]
+        handled(phone, "/api/roll")  # the page has shown the answer, and has the events held
+        phone.wait_for_function(
+            """seq => window.__heldEvents.some(
+  ([, , ev]) => ev.type === 'state' && JSON.parse(ev.data).seq === seq)""",
+            arg=seq,
+        )
+        phone.evaluate("window.__releaseEvents()")
+        table.roll("button")  # told after the held events: shown, they have all been dealt with
+    assert [s["phase"] for s in states[:2]] == ["move", "roll"] and states[1]["seq"] == seq
+    shows(phone, states[-1])
+    told_states = [start, *states]
+    drawn = []
+    for line in phone.evaluate("window.__turnLines"):
+        which = [i for i, snap in enumerate(told_states) if fits(line, snap)]
+        assert len(which) == 1, f"the turn line {line!r} is not one state told"
+        drawn.append(told_states[which[0]]["seq"])
+    assert drawn == sorted(drawn), f"the page went back to an older state: {drawn}"
 
 
 def test_teach_mode_and_manual_move(site, phone):

@@ -47,6 +47,7 @@ def test_sse_sends_comment_state_then_ruling(client, table):
     assert ruling["kind"] in ("roll", "pass") and ruling["clauses"]
     latest = [data for kind, data in seen if kind == "state"][-1]
     assert latest["moves"] >= 1 and "board_id" in latest
+    assert state[0][1]["seq"] < ruling["seq"] <= latest["seq"]  # numbered, as the answers are
     r.close()
     assert table.subscribers == 0
 

@@ -32,7 +32,10 @@ class Table(Protocol):
         "colours", "actor", "legal": [move json...], "outcome", "mode": "camera"|"manual"}.
         `ruling` is the latest ruling dict or None:
         {"kind": "legal"|"illegal"|"unclear"|"pass"|"roll"|"win"|..., "text", "clauses": [...],
-         "effects": [...], "spaces": [...], "fix": "what to do"}"""
+         "effects": [...], "spaces": [...], "fix": "what to do"}
+        Optional: "seq", the number of the last state published (rising with each one), and
+        "epoch", naming the run that counts them; the page shows no state older than one it
+        has shown (docs/web-api.md)."""
         ...
 
     def roll(self, source: str = "web") -> dict[str, Any]:

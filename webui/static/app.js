@@ -986,21 +986,26 @@ function tablePage() {
     return explain(selected, space);
   }
 
-  // The table as the answer to our own request says it, unless a live state event came
-  // while we waited: the answer may then be older than what is shown (the table's button,
-  // the camera went on meanwhile), and the event for this change itself comes anyway.
-  let heard = 0;
-  async function askTable(method, url, body, options) {
-    const asked = heard;
-    const data = await api(method, url, body, options);
-    return heard === asked ? data : null;
+  // The answer to our own request and the live events of the same change come in either
+  // order (a roll that passes is told as two states, and the answer is the last), so every
+  // state and ruling carries the table's number for it: one older than the newest shown is
+  // never shown. Another epoch is a restarted table, counting afresh.
+  let newest = { epoch: state.epoch, seq: state.seq };
+  function older(data) {
+    return data.seq != null && data.epoch === newest.epoch && data.seq < newest.seq;
+  }
+  function note(data) { newest = { epoch: data.epoch, seq: data.seq }; }
+  function take(snapshot) {
+    if (older(snapshot)) return false;
+    note(snapshot);
+    state = snapshot;
+    return true;
   }
 
   async function makeMove(frm, to, legal) {
     try {
       const body = legal ? { move: legal.move } : { from: frm, to };
-      const data = await askTable("POST", "/api/move", body, { pin: true });
-      if (data) state = data.state;
+      take((await api("POST", "/api/move", body, { pin: true })).state);
       clearSelection();
       render({ fresh: true });
     } catch (e) { toast(e.message); }
@@ -1024,13 +1029,13 @@ function tablePage() {
 
   const doRoll = async () => {
     rollBtn.disabled = true;
-    try { state = (await askTable("POST", "/api/roll")) || state; clearSelection(); render({ fresh: true }); }
+    try { take(await api("POST", "/api/roll")); clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); render(); }
   };
   rollBtn.addEventListener("click", doRoll);
   document.getElementById("undo").addEventListener("click", async () => {
     if (!window.confirm("Undo the last move for the whole table?")) return;
-    try { state = (await askTable("POST", "/api/undo", undefined, { pin: true })) || state; clearSelection(); render({ fresh: true }); }
+    try { take(await api("POST", "/api/undo", undefined, { pin: true })); clearSelection(); render({ fresh: true }); }
     catch (e) { toast(e.message); }
   });
   // After a 6 a player may roll again or not (MANJI-4.6, MANIP-2.2): declining is a move.
@@ -1069,14 +1074,16 @@ function tablePage() {
 
   connectEvents({
     async state(snapshot) {
-      heard += 1;
+      if (older(snapshot)) return;  // our own request's answer showed a newer one
       await refreshBoardIfNeeded(snapshot);
       const moved = snapshot.moves !== state.moves || snapshot.phase !== state.phase;
-      state = snapshot;
+      if (!take(snapshot)) return;  // a newer answer came while the new board loaded
       if (moved) { clearSelection(); refreshRecent(); }
       render();
     },
     ruling(ruling) {
+      if (older(ruling)) return;
+      note(ruling);
       state = { ...state, ruling };
       render({ fresh: true });
       refreshPanel(ruling.kind);
