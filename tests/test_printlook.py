@@ -10,10 +10,11 @@ import rules
 from hardware.phototable import PhotoTable
 from rules.palette import UNKNOWN
 from vision.config import DEFAULT_CONFIG
+from vision.hue_windows import prototype_windows
 from vision.locate import locate
 from vision.observation import observe
 from vision.printlook import bgr_of, check_print, predicted_print
-from vision.spaces import _windows, candidate_colours, sample_spaces
+from vision.spaces import candidate_colours, sample_spaces
 from vision.tokens import chroma
 
 channel = st.floats(0.05, 1.5)
@@ -32,7 +33,7 @@ def _looks(board, placement, seed, conditions):
 
 
 def _own_and_others(board, looks):
-    win = _windows(candidate_colours(board), None)
+    win = prototype_windows(candidate_colours(board), None)
     strength = np.stack(
         [np.where(win.member[k], looks.peaks, 0.0).max(1) for k in range(len(win.colours))], 1
     )

@@ -182,50 +182,6 @@ def test_a_new_lamp_after_calibration_is_read_or_unclear_never_wrong():
     assert exact >= 4
 
 
-def _looks_with_tokens(hues_by_space: dict[int, float], n: int, chroma: float = 0.6):
-    """SpaceLooks of n spaces where the given spaces hold a token of the given hue."""
-    from vision.tokens import HUE_BINS, HUE_CENTRES, SpaceLooks
-
-    peaks = np.zeros((n, HUE_BINS), np.float32)
-    for i, hue in hues_by_space.items():
-        peaks[i, int(np.argmin(np.abs(HUE_CENTRES - hue)))] = chroma
-    zeros = np.zeros(n, np.float32)
-    return SpaceLooks(
-        tuple(f"s{i}" for i in range(n)), np.ones(n, bool), np.zeros((n, 3), np.float32),
-        peaks, peaks.copy(), zeros, zeros, peaks.copy(),
-    )  # fmt: skip
-
-
-def test_a_sets_own_hue_in_the_photo_draws_the_colour_windows():
-    """Real green glass is often teal: in one photo a set's clear tokens lie close together,
-    and a teal green beside them must not fall in blue's window (it was read blue, sure)."""
-    from vision import spaces
-
-    win = spaces._windows(("red", "yellow", "green", "blue"), None)
-    green, blue = win.colours.index("green"), win.colours.index("blue")
-    teal = int(np.argmin(np.abs(spaces.HUE_CENTRES - 182.5)))
-    assert win.member[blue, teal]  # the palette alone gives teal to blue
-    looks = _looks_with_tokens({0: 167.5, 1: 172.5, 2: 177.5, 3: 232.5, 4: 232.5}, n=8)
-    seen = spaces._photo_windows(win, looks, np.full(8, -1))
-    assert seen.member[green, teal] and not seen.member[blue, teal]
-    # tokens that do not gather (two sets' worth of hues in one window) move nothing
-    scattered = _looks_with_tokens({0: 140.0, 1: 175.0, 2: 232.5}, n=8)
-    assert np.array_equal(spaces._photo_windows(win, scattered, np.full(8, -1)).member, win.member)
-
-
-def test_a_colours_hue_in_a_photo_is_where_most_of_its_tokens_gather():
-    """A stray hue among a colour's tokens (a teal marble inside blue's window) does not hide
-    that the rest gather tightly; tokens that do not gather give no hue."""
-    from vision.spaces import _gathered_hue
-
-    blue = np.array([222.0] * 11 + [182.0])
-    assert abs(_gathered_hue(blue) - 222.0) < 1e-6
-    assert _gathered_hue(np.array([222.0, 182.0])) is None  # two tokens, no majority
-    assert _gathered_hue(np.array([200.0, 220.0, 240.0, 260.0])) is None  # spread out
-    wrapped = _gathered_hue(np.array([355.0, 2.0, 5.0, 358.0]))
-    assert min(wrapped, 360.0 - wrapped) < 2.0  # round the circle, red's hues stay red
-
-
 # Manji on our photo-like table with every condition at once (bench --stress --frames 6
 # --seed 3, calibrated): the frame after the calibration's holds these tokens
 _DULL_GREEN_TABLE = 32002

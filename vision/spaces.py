@@ -34,6 +34,7 @@ from vision.hidden_stand import (
     slivers,
     unexplained_row_colour,
 )
+from vision.hue_windows import HueWindows, photo_windows, prototype_windows
 from vision.lens import Lens
 from vision.print_beside import print_beside_tokens
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
@@ -63,14 +64,8 @@ TINT_CAP = 0.65  # a printed tint is never more colourful than this
 # (the seat's drift scales it with the light; the faintest token is 0.15 above it)
 LEARNT_TINT_ROOM = 0.08
 TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
-ACHROMATIC = 0.3  # colours with less chroma than this are told apart by brightness
 PREDICTED_TINT_MARGIN = 0.05  # a token this far over the full bar above a predicted tint
 TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predicted
-HUE_MARGIN = 4.0  # degrees: a hue this close to halfway between two colours is neither
-PHOTO_HUE_MIN_TOKENS = 2  # clear tokens of a colour that say its hue in this photo
-PHOTO_HUE_SPREAD = 15.0  # degrees: ... when they lie this close to their mean
-PHOTO_HUE_CORE = 0.75  # ... all but a quarter of them at most (a stray hue among them)
-PHOTO_HUE_REACH = 25.0  # degrees: ... and then the colour owns the hues this close to it
 UNEVEN_LIGHT = 0.3  # a bare hole is evenly printed: its light's unevenness (log ratio) is
 # under this, or it is not surely empty ...
 SHARP_UNEVEN = 0.05  # ... in a sharp photo, whose bare plain holes' median is under this;
@@ -107,58 +102,6 @@ def candidate_colours(board: Board) -> tuple[str, ...]:
     """Token colours that can appear on this board: the seats' colours, else the palette."""
     colours = tuple(c for c in board.seat_colours if c in PALETTE)
     return colours or tuple(PALETTE)
-
-
-@dataclass(frozen=True)
-class _Windows:
-    """Which hue bins belong to which chromatic colour."""
-
-    colours: tuple[str, ...]
-    member: np.ndarray  # (K, HUE_BINS) bool
-    hues: np.ndarray  # (K,) degrees
-
-
-def _windows(colours: tuple[str, ...], cal: Calibration | None) -> _Windows:
-    looks = {c: (cal.colour_look(c) if cal else palette_look(c)) for c in colours}
-    chromatic = tuple(c for c in colours if looks[c][1] >= ACHROMATIC)
-    hues = np.array([looks[c][0] for c in chromatic], np.float64)
-    return _Windows(chromatic, _hue_member(hues), hues)
-
-
-def _hue_member(hues: np.ndarray, reach: np.ndarray | float = 45.0) -> np.ndarray:
-    """(K, HUE_BINS): each colour owns the hues within `reach` degrees of its own (per colour)
-    that are nearer to it than to any other colour's by a margin (a hue between two colours is
-    neither)."""
-    angle = hue_gap(HUE_CENTRES[None, :], np.asarray(hues, np.float64)[:, None])  # (K, HUE_BINS)
-    nearer = angle[:, None, :] <= angle[None, :, :] - 2 * HUE_MARGIN  # [k, j]: k's by a margin
-    nearer[np.arange(len(angle)), np.arange(len(angle))] = True  # (each is no rival of its own)
-    return (angle <= np.asarray(reach, np.float64).reshape(-1, 1)) & nearer.all(1)
-
-
-def _photo_windows(win: _Windows, samples: SpaceLooks, owner_k: np.ndarray) -> _Windows:
-    """Real tokens are not the palette's colours (a teal green, an orange red), but a set's
-    tokens look alike in one photo: where a colour's clear tokens here gather tightly, its
-    hue is theirs, and the windows are drawn between the hues this photo shows."""
-    if len(win.colours) < 2:
-        return win
-    peaks = samples.peaks
-    best = peaks.argmax(1)
-    clear = (peaks[np.arange(len(peaks)), best] >= TOKEN_SURE) & samples.valid
-    hues = win.hues.copy()
-    reach = np.full(len(hues), 45.0)
-    for k in range(len(win.colours)):
-        # off the seat's own print, whose ink is no token's colour
-        mine = clear & win.member[k][best] & (owner_k != k)
-        if mine.sum() < PHOTO_HUE_MIN_TOKENS:
-            continue
-        centre = _gathered_hue(HUE_CENTRES[best[mine]])
-        if centre is not None and hue_gap(centre, hues[k]) <= 40.0:
-            # and a set whose tokens look alike here owns no hue far from theirs: a teal green
-            # marble 35 degrees off the blue ones was read blue
-            hues[k], reach[k] = centre, PHOTO_HUE_REACH
-    if np.array_equal(hues, win.hues):
-        return win
-    return _Windows(win.colours, _hue_member(hues, reach), hues)
 
 
 @dataclass(frozen=True)
@@ -202,7 +145,7 @@ def _above_plain_look(
     quiet_at: np.ndarray,
     look: _PlainLook | None,
     owner_k: np.ndarray,
-    win: _Windows,
+    win: HueWindows,
 ) -> None:
     """Raise the token bars on plain spaces (in place) above how coloured their print looks in
     this photo: tinted paper or a cast its white does not share makes the grey print look
@@ -219,25 +162,6 @@ def _above_plain_look(
     full[rows, cols] = np.maximum(full[rows, cols], look.chroma + PLAIN_LOOK_FULL)
     if look.gathered:
         quiet_at[rows, cols] = np.maximum(quiet_at[rows, cols], look.chroma + TINT_ROOM)
-
-
-def _gathered_hue(seen: np.ndarray) -> float | None:
-    """The hue most of these tokens gather tightly round (at least PHOTO_HUE_MIN_TOKENS and
-    PHOTO_HUE_CORE of them within PHOTO_HUE_SPREAD of their mean), else None. Most, not all:
-    a stray hue among them (a teal green marble inside blue's window) would pull the mean
-    and hide that the rest gather."""
-    near = hue_gap(seen[:, None], seen[None, :]) <= PHOTO_HUE_SPREAD
-    core = seen[near[int(near.sum(1).argmax())]]
-    centre = _circular_mean(core)
-    core = seen[hue_gap(seen, centre) <= PHOTO_HUE_SPREAD]
-    if len(core) < max(PHOTO_HUE_MIN_TOKENS, PHOTO_HUE_CORE * len(seen)):
-        return None
-    return _circular_mean(core)
-
-
-def _circular_mean(degrees: np.ndarray) -> float:
-    rad = np.radians(degrees)
-    return float(np.degrees(np.arctan2(np.sin(rad).mean(), np.cos(rad).mean())) % 360.0)
 
 
 @dataclass(frozen=True)
@@ -274,7 +198,7 @@ class _Bars:
     full: np.ndarray
 
 
-def _tint_bars(board: Board, win: _Windows, strength: np.ndarray, cal: Calibration | None,
+def _tint_bars(board: Board, win: HueWindows, strength: np.ndarray, cal: Calibration | None,
                token_level: np.ndarray, printed: np.ndarray, print_level: np.ndarray,
                want: np.ndarray) -> _Bars:  # fmt: skip
     """Where a space is printed in its seat's tint, a token of that colour must stand out
@@ -457,9 +381,9 @@ class Evidence:
 
 def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> Evidence:
     """The evidence for every reading of every space."""
-    win = _windows(candidate_colours(board), cal)
+    win = prototype_windows(candidate_colours(board), cal)
     owner_k = _seats(board, win.colours).owner_k
-    win = _photo_windows(win, samples, owner_k)
+    win = photo_windows(win, samples, owner_k, TOKEN_SURE)
     n, k_count = len(samples.ids), len(win.colours)
     # strongest own peak per chromatic colour, and colour nobody owns
     strength = _per_colour(samples.peaks, win)
@@ -677,7 +601,7 @@ def _stands_off_their_row(token: np.ndarray, owner_k: np.ndarray) -> np.ndarray:
     return np.flatnonzero(((token >= 0.5) & other).any(1))
 
 
-def _plain_cast(look: _PlainLook | None, win: _Windows) -> np.ndarray:
+def _plain_cast(look: _PlainLook | None, win: HueWindows) -> np.ndarray:
     """(K,) how colourful, in each colour's hue, the bare plain print looks in this photo
     (where its look is gathered and near that colour; else 0)."""
     if look is None or not look.gathered or not len(win.colours):
@@ -734,7 +658,7 @@ def _print_tint(want: np.ndarray, owner_k: np.ndarray, quiet_at: np.ndarray) -> 
     return np.where(owner_k >= 0, np.where(np.isnan(predicted), quiet, predicted), 0.0)
 
 
-def _per_colour(per_hue: np.ndarray, win: _Windows) -> np.ndarray:
+def _per_colour(per_hue: np.ndarray, win: HueWindows) -> np.ndarray:
     """(N, K) from (N, HUE_BINS): the strongest value within each colour's hue window."""
     out = np.zeros((len(per_hue), len(win.colours)))
     for k, member in enumerate(win.member):
