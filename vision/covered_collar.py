@@ -103,25 +103,37 @@ def covered_collar_tokens(
     )  # fmt: skip
     if not candidate.any():
         return sure
-    quiet = samples.valid & (samples.peaks.max(1) < PLAIN_QUIET) & (samples.far < PLAIN_QUIET)
-    nearest = _plain_by_distance(board)
     spaces = np.flatnonzero(candidate)
+    against = collar_against_plain(samples, board, spaces)
     hiding = samples.collar_dark_look(spaces)
     if hiding is None:
         return sure
     hue = np.radians(seat_hue[spaces])
     middle = samples.centre[spaces, 0] * np.cos(hue) + samples.centre[spaces, 1] * np.sin(hue)
     ring = hiding[:, 0] * np.cos(hue) + hiding[:, 1] * np.sin(hue)
-    for i, in_middle, on_ring in zip(spaces, middle, ring, strict=True):
-        if on_ring < RING_OF_ITS_COLOUR * in_middle:
+    for i, in_middle, on_ring, against_plain in zip(spaces, middle, ring, against, strict=True):
+        if on_ring < RING_OF_ITS_COLOUR * in_middle or np.isnan(against_plain):
             continue
-        around = nearest[i][quiet[nearest[i]]][:PLAIN_NEIGHBOURS]
-        if len(around) < PLAIN_NEIGHBOURS // 2:
-            continue
-        against_plain = collar[i] / max(median(collar[around]), 1e-3)
         sure[i] = min(
             float(ramp(collar[i], *HIDDEN_COLLAR)),
             float(ramp(against_plain, *LESS_THAN_PLAIN)),
             float(ramp(over_tint[i], *AS_COLOURFUL)),
         )
     return sure
+
+
+def collar_against_plain(samples: SpaceLooks, board: Board, spaces: np.ndarray) -> np.ndarray:
+    """(S,) each of `spaces`' collar against the median collar of the quiet plain holes
+    nearest it (the light over that part of the board, glare included, is theirs too): a bare
+    hole's shows 0.8-1.1 of theirs; nan where too few quiet plain holes are near."""
+    collar = samples.collar
+    out = np.full(len(spaces), np.nan)
+    if collar is None:
+        return out
+    quiet = samples.valid & (samples.peaks.max(1) < PLAIN_QUIET) & (samples.far < PLAIN_QUIET)
+    nearest = _plain_by_distance(board)
+    for j, i in enumerate(spaces):
+        around = nearest[i][quiet[nearest[i]]][:PLAIN_NEIGHBOURS]
+        if len(around) >= PLAIN_NEIGHBOURS // 2:
+            out[j] = collar[i] / max(median(collar[around]), 1e-3)
+    return out

@@ -528,4 +528,11 @@ def locate(
         return Location(board, h, ids, "markers", err, corners)
     if trust_last:
         return Location(board, last, ids, "last", last_err, corners)
+    if len(mine) == 2:
+        # (a hand over a corner): two, where the board's holes confirm the fit grown from them
+        from vision.two_markers import grown_from_two  # (it looks for holes: vision.register)
+
+        grown = grown_from_two(image, board, img_pts, mm_pts)
+        if grown is not None:
+            return Location(board, grown[0], ids, "two markers and holes", grown[1], corners)
     return None

@@ -49,7 +49,7 @@ class Registration:
 
 
 @lru_cache(maxsize=16)
-def _round_holes(board: Board) -> np.ndarray:
+def round_holes(board: Board) -> np.ndarray:
     """Indices of the spaces printed as round holes clear of their neighbours: a square's
     middle says less, and where the ring round a hole reaches into the next hole (Playground
     Battles' base rows, tinted collars touching) its centre is pulled aside (by 1 mm there)."""
@@ -104,7 +104,7 @@ def _peaks(contrast: np.ndarray, centres: np.ndarray, reach: int) -> tuple[np.nd
     return np.stack([x + np.clip(dx, -0.5, 0.5), y + np.clip(dy, -0.5, 0.5)], 1), strength
 
 
-def _covered(board: Board, every: np.ndarray, held: np.ndarray) -> float:
+def hole_cover(board: Board, every: np.ndarray, held: np.ndarray) -> float:
     """The share of the board's spaces with an agreeing hole close by: a fit through holes
     that lie only along two rows says little of the squares between them."""
     gap = np.sqrt(((every[:, None, :] - held[None, :, :]) ** 2).sum(-1)).min(1)
@@ -119,7 +119,7 @@ def find_holes(
     `lens`: the image is the frame as it bent it, the px where a pinhole saw them)."""
     h = np.asarray(homography, np.float64)
     none = np.zeros((0, 2)), np.zeros((0, 2))
-    round_ids = _round_holes(board)
+    round_ids = round_holes(board)
     if len(round_ids) < MIN_HOLES:
         return none
     ppm = REGISTER_PPM
@@ -161,7 +161,7 @@ def register_holes(
     every = np.array([[s.x, s.y] for s in board.spaces], np.float64)
     if (
         agree.sum() < max(MIN_HOLES, MIN_SHARE * len(found_px))
-        or _covered(board, every, held) < MIN_COVERED
+        or hole_cover(board, every, held) < MIN_COVERED
     ):
         return unchanged
     fitted, _ = cv2.findHomography(found_px[agree], held, 0)  # all that agree, least squares
@@ -196,15 +196,25 @@ def marker_points(location: Location) -> tuple[np.ndarray, np.ndarray]:
     return px, np.array([p for i in ids for p in squares[i]], np.float64)
 
 
-def markers_fit(location: Location, lens: Lens | None) -> np.ndarray | None:
+def markers_fit(
+    location: Location,
+    lens: Lens | None,
+    holes: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray | None:
     """The markers' homography (image px -> board mm) in the frame straightened by `lens`
-    (the located one where the lens is straight); None where they fit none."""
+    (the located one where the lens is straight); None where they fit none. Fewer than three
+    markers place the far side only roughly: their fit then goes through the `holes` found
+    (frame px, board mm) too, robustly, and without holes there is none."""
     if lens is None:
         return location.homography
     px, mm = marker_points(location)
-    if len(px) < 8:
+    if len(px) < 12 and holes is None:
         return None
-    h, _ = cv2.findHomography(lens.straight_points(px), mm, 0)
+    if len(px) < 12:
+        px, mm = np.concatenate([px, holes[0]]), np.concatenate([mm, holes[1]])
+        h, _ = cv2.findHomography(lens.straight_points(px), mm, cv2.RANSAC, INLIER_MM)
+    else:
+        h, _ = cv2.findHomography(lens.straight_points(px), mm, 0)
     return None if h is None or not np.isfinite(h).all() else h / h[2, 2]
 
 
@@ -221,7 +231,7 @@ def photo_view(frame: np.ndarray, location: Location) -> BoardView:
             np.concatenate([holes[1], corners[1]]),
             (frame.shape[1], frame.shape[0]),
         )
-    straight_fit = markers_fit(location, lens) if lens is not None else None
+    straight_fit = markers_fit(location, lens, holes) if lens is not None else None
     if straight_fit is None:
         found = register_holes(frame, board, location.homography, holes)
         return BoardView(frame, found.homography, location.homography)

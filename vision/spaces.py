@@ -24,7 +24,7 @@ from vision.calibrate import Calibration, palette_look
 from vision.confidence import ramp
 from vision.config import VisionConfig, check_frame
 from vision.contest import contest_mark
-from vision.covered_collar import collared_holes, covered_collar_tokens
+from vision.covered_collar import collar_against_plain, collared_holes, covered_collar_tokens
 from vision.exact import median
 from vision.glare import PREDICTED_LIGHT, in_lift_range, unsaturated, veiled_print
 from vision.hidden_stand import (
@@ -75,6 +75,10 @@ SEAT_HOLE_DOUBT = 0.8  # a seat's hole as like its bare print as this is not sur
 SEAT_HOLE_SURE = 0.95  # ... and as like as this is
 COLLAR_HIDDEN = 1.05  # a ring just outside a seat's hole this bright against its middle: hidden
 COLLAR_SHOWN = 1.15  # ... this bright: the printed collar shows, no token wider than the hole
+COLLAR_BELOW_PLAIN = (0.66, 0.74)  # ... and against the quiet plain holes' collars near it:
+# hidden .. shown (bare holes show 0.8-1.1 of theirs, under glare too; dark green glass marbles
+# at a start, defocused, half hid their collars at 1.11-1.14 against the plain holes' 1.6 and
+# more, and with the bar above alone three were read as empty holes: twin seed 9101 frame 5)
 PRINT_HUE_CHROMA = 0.1  # a predicted print this colourful has a hue of its own ...
 PRINT_HUE_REACH = 20.0  # ... and on its hole, colour within this many degrees of it is print
 
@@ -494,7 +498,11 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # the collar is printed there: not round a square, nor inside a marked hole's ink ring)
     plain = collared_holes(board)
     if samples.collar is not None and plain.any():
-        collar = ramp(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN)
+        against = collar_against_plain(samples, board, np.flatnonzero(plain))
+        collar = np.minimum(
+            ramp(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN),
+            np.where(np.isnan(against), 1.0, ramp(against, *COLLAR_BELOW_PLAIN)),
+        )
         hole_like[plain] = np.minimum(hole_like[plain], collar)
     # the centre's colour may lie along the seat's tint (up to its quiet level), else be grey:
     # its distance from that segment of the hue plane (a point, the grey, on plain spaces)
