@@ -268,6 +268,10 @@ def test_a_blurred_one_the_network_sees_no_face_on_is_declined(die_px, noise_see
         # a four at 40 px beside Aggravation's track: three of its holes read as a three
         # by the counter, sure of it, the next hole cut by the crop's edge (sweep seed 456)
         ("aggravation", 456 * 7919 + 8, 4, 40, (0.0, 0.0), 0),
+        # a one at 40 px in Aggravation's tray: three holes of the track read as a three by
+        # the counter, sure of it, the fourth cut by the crop's edge to a drawn-out sliver
+        # (sweep seed 541)
+        ("aggravation", 541 * 7919 + 4, 1, 40, (0.0, 0.0), 0),
     ],
 )
 def test_a_printed_line_is_no_face(game, table_seed, value, die_px, look, noise_seed):

@@ -355,7 +355,7 @@ def _read_grey(
         faces = [_unless_rival_top(grey, pips, groups, f, config) for f in faces]
         seen = [*faces, *side_faces]  # (where side faces lie is learnt from all of them)
         faces = [unless_run_together_beyond(grey, pips, f, seen) for f in faces]
-        faces = [unless_pattern_continues(f, pips) for f in faces]
+        faces = [unless_pattern_continues(f, pips, grey.shape) for f in faces]
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
