@@ -305,6 +305,14 @@ def test_a_side_face_is_not_read_where_it_had_the_top_face_refused(game, table_s
     assert _values(crop) in ([value], [])
 
 
+def test_a_side_face_is_not_read_beside_a_top_whose_pips_fit_its_layout_but_not_its_body():
+    # a six at 32 px, blurred, at a tray's edge, seen low: its front face's five shows
+    # almost as squarely and was read as the top; the six's pips fit its layout, but its
+    # bare-body check failed, so it was no rival and the five stood (sweep seed 533)
+    crop = _drawn_crop("aggravation", 533 * 7919 + 4, 6, 32, (1.0, 4.0), noise_seed=0)
+    assert _values(crop) in ([6], [])
+
+
 def test_a_top_face_clearly_more_top_like_than_a_refused_face_beside_it_is_read():
     # a six at 24 px, blurred: two pips of its side face, flatter, smaller and fainter than
     # the six's, fit a two the counter refused for the six's pips; the six is clearly the
