@@ -1013,7 +1013,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         fit_conf = 0.0
         if square:
             strength = 0.0
-    if cut:
+    if cut or (square and k == 2 and not _alike_partners(*ps)):
+        # (a two seen square on has two round pips of one size: any two pips fit its
+        # layout, a top face's and its side face's among them)
         fit_conf = 0.0
     return {
         "value": k,
