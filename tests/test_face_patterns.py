@@ -71,6 +71,23 @@ def test_a_three_of_a_track_whose_next_hole_looks_a_little_otherwise_is_no_face(
     assert out["confidence"] == 0.0 and out.get("no_face")
 
 
+def test_a_three_whose_next_spot_is_cut_by_the_photos_edge_is_no_face():
+    # three of a track's holes; the fourth, cut by the crop's edge to a sliver drawn out
+    # 2.5 and half their size, lies where the line's next spot would be (drawn sweep seed
+    # 541: read as a three)
+    face, pips = _three()
+    pips.append(_pip(128, 100, major=0.95 * R, minor=0.38 * R))
+    assert unless_pattern_continues(face, pips)["confidence"] == 0.9  # no edge: no telling
+    out = unless_pattern_continues(face, pips, shape=(200, 130))
+    assert out["confidence"] == 0.0 and out.get("no_face")
+
+
+def test_a_three_beside_a_blob_cut_by_the_edge_elsewhere_is_still_read():
+    face, pips = _three()
+    pips.append(_pip(128, 115, major=0.95 * R, minor=0.38 * R))  # off the line
+    assert unless_pattern_continues(face, pips, shape=(200, 130))["confidence"] == 0.9
+
+
 def test_a_three_with_a_spot_in_line_but_off_its_spacing_is_still_read():
     face, pips = _three()
     pips.append(_pip(135, 100, major=1.25 * R, minor=0.83 * R))  # 1.5 spacings beyond

@@ -355,7 +355,7 @@ def _read_grey(
         faces = [_unless_rival_top(grey, pips, groups, f, config) for f in faces]
         seen = [*faces, *side_faces]  # (where side faces lie is learnt from all of them)
         faces = [unless_run_together_beyond(grey, pips, f, seen) for f in faces]
-        faces = [unless_pattern_continues(f, pips) for f in faces]
+        faces = [unless_pattern_continues(f, pips, grey.shape) for f in faces]
     if config.face_network and model_available():
         # the default threshold, not the caller's: which faces the network looks at must not
         # depend on the threshold a caller applies to the readings afterwards
@@ -988,7 +988,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp, square)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
-    fit_conf = _unit(1.0 - err / 0.35) if k > 1 else 0.8
+    fit_conf = _layout_fit(err) if k > 1 else 0.8
     fit_conf *= _unit((body_ok - 0.75) / 0.25)
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
@@ -1013,7 +1013,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         fit_conf = 0.0
         if square:
             strength = 0.0
-    if cut:
+    if cut or (square and k == 2 and not _alike_partners(*ps)):
+        # (a two seen square on has two round pips of one size: any two pips fit its
+        # layout, a top face's and its side face's among them)
         fit_conf = 0.0
     return {
         "value": k,
@@ -1035,6 +1037,11 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "faint": darkness < lo + _FAINT_RAMP,
         "cut": cut,
     }
+
+
+def _layout_fit(err: float) -> float:
+    """How well pips sit on a layout (0..1) from the fit's rms error in pip radii."""
+    return _unit(1.0 - err / 0.35)
 
 
 # the directions of the lines a pip group is cut with
@@ -1230,9 +1237,10 @@ def _rival_faces(
 ) -> list[dict]:
     """Faces the counter refused only for this face's pips: set aside, the other pips of
     its groups (those joined to its pips by bright die body) fit a face strongly (its
-    layout, its bare body: :func:`_fit_face`'s ``strength``), which with them there was no
-    face at all (a pip of this face on it or just beyond it). Indices into ``pips``. A face
-    the counter fitted anyway is left out: it has been weighed against this one already."""
+    layout, its bare body: :func:`_fit_face`'s ``strength``) or are four or more pips on a
+    layout's grid (:func:`_many_pips_on_grid`), which with them there was no face at all
+    (a pip of this face on it or just beyond it). Indices into ``pips``. A face the counter
+    fitted anyway is left out: it has been weighed against this one already."""
     own = set(face["idx"])
     rest_idx = sorted({i for g in groups if own & set(g) for i in g} - own)
     if not rest_idx:
@@ -1246,12 +1254,28 @@ def _rival_faces(
     found = _split_fit(grey, rest, mine, config, depth=3, cache=cache)
     out: dict[tuple[int, ...], dict] = {}
     for f in [whole, *found] if whole is not None else found:
-        if f["strength"] < config.min_confidence or f["cut"]:
+        if f["cut"] or not (
+            f["strength"] >= config.min_confidence or _many_pips_on_grid(f, config)
+        ):
             continue
         idx = tuple(sorted(keep[k] for k in f["idx"]))
         if idx not in out and _fit_face(grey, pips, list(idx), config) is None:
             out[idx] = {**f, "idx": list(idx)}
     return list(out.values())
+
+
+# a rival of at least this many pips on its layout's grid is a face whatever its bare-body
+# check says
+_RIVAL_GRID_PIPS = 4
+
+
+def _many_pips_on_grid(f: dict, config: DiceConfig) -> bool:
+    """Do four or more pips sit on the face's layout (its fit alone, before the bare-body
+    check)? So many pips on a die's grid are a face: a side face seen nearly square on, its
+    body check failed at the die's shaded edge or a pip of the top just beyond, is still a
+    face of the die, and which of the two is the top is in doubt (drawn sweep seed 533: a
+    six's front face, a five, read as the top beside the six whose body check failed)."""
+    return f["value"] >= _RIVAL_GRID_PIPS and _layout_fit(f["err"]) >= config.min_confidence
 
 
 def _unless_rival_top(

@@ -439,8 +439,13 @@ def _network_disputes(grey: np.ndarray, face: dict, here: FaceFind, pips: list[P
         # a lone pip fainter than the counter asks may be a two's whose partner the same
         # blur hid at the die's edge: two doubtful readers do not make one sure reading
         return seen.value != 1 or seen.probability < DISPUTE
-    if seen.value == 0 and seen.probability >= DISPUTE_ONE and _blurred_one(face, pips):
-        return True  # little backs a blurred one: less doubt is enough
+    if _blurred_one(face, pips) and any(
+        look.value == 0 and look.probability >= DISPUTE_ONE for look in (seen, here.opinion)
+    ):
+        # little backs a blurred one: less doubt is enough, in the turned looks together or
+        # in the look as the photo lies (drawn sweep seed 541: a blurred two at 24 px read
+        # as a one, no top face 0.80 as it lies and 0.69 over the four turns)
+        return True
     if seen.probability < DISPUTE:
         return False
     if seen.value == 0:
@@ -457,6 +462,19 @@ def _blurred_one(face: dict, pips: list[Pip]) -> bool:
         return False
     p = pips[face["idx"][0]]
     return p.darkness < CRISP_ONE
+
+
+def _look_overrules(here: FaceFind, face: dict) -> bool:
+    """Is the network's look right where the counter found the face (no walk) sure
+    (:data:`OVERRULE`) of no top face there, or of more pips than the counter's? Then that
+    look, not its search's, stands for it. A search may drift off the face: onto the
+    die's true top beside a side face the counter took for one, or off a six whose
+    column the counter lost to a part of a five (drawn sweep seed 537: a blurred six at
+    32 px read as a five, the look there 0.998 sure of a six, its search elsewhere)."""
+    seen = here.opinion
+    if seen.probability < OVERRULE:
+        return False
+    return seen.value == 0 or seen.value > face["value"]
 
 
 def _face_of(find: FaceFind) -> dict:
@@ -524,13 +542,12 @@ def combine(
         finds = find_faces(grey, starts)
         # the network's opinion of each sure face from its own search (not a neighbour's
         # that drifted), unless, looking right where the counter found the face, it is
-        # sure there is no face there (a search may drift onto the die's true top face
-        # beside a side face the counter took for one, and see a face there)
+        # sure there is no face there or more pips (see :func:`_look_overrules`)
         owns = [finds[_own_start(_box_start(f), starts)] for f in sure]
         heres = find_faces(grey, [_box_start(f) for f in sure], steps=0)
         owns = [
-            here if here.opinion.value == 0 and here.opinion.probability >= OVERRULE else own
-            for own, here in zip(owns, heres, strict=True)
+            here if _look_overrules(here, f) else own
+            for f, own, here in zip(sure, owns, heres, strict=True)
         ]
         # with the scale unknown, a count the network disputes does not stand
         disputed = [

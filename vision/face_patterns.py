@@ -39,13 +39,16 @@ SQUARE_CORNER_REACH = 0.15  # of the pips' spacing
 _LINE_AROUND = 1.6
 
 
-def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
-    """The face, declined where a photo of unknown scale shows a pattern bigger than a
-    die's face:
+def unless_pattern_continues(
+    face: dict, pips: list[Pip], shape: tuple[int, ...] | None = None
+) -> dict:
+    """The face, declined where a photo of unknown scale (of ``shape``) shows a pattern
+    bigger than a die's face:
     - three or more pips set too close (:data:`_PLAIN_SPACING_LEAST`);
     - a line of pips that runs on beyond the face: a pip of the same shape lies where the
       line's next pip would be, one spacing beyond (a two's or three's line, a six's
-      column). No die face has more than three pips in a line: a line of same-sized spots
+      column), or a blob cut by the photo's edge lies there (:func:`_cut_by_edge`). No die
+      face has more than three pips in a line: a line of same-sized spots
       running on is print (a board's spaces), or a column of a bigger face. A four's or
       five's lines are followed too, but one line running on is not enough (a touching
       die's pip may lie in line with one of them): two of its lines running on (both
@@ -81,7 +84,7 @@ def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
             on = [
                 q
                 for q in others
-                if same_ellipse(own[j], q)
+                if (same_ellipse(own[j], q) or _cut_by_edge(q, shape))
                 and float(np.hypot(*(wh @ (np.array([q.x, q.y]) - beyond))))
                 < _CONTINUE_REACH * dist[i, j]
             ]
@@ -107,6 +110,19 @@ def unless_pattern_continues(face: dict, pips: list[Pip]) -> dict:
     if len(idx) == 2 and _square_corner_found(xy, wh, own, others):
         return {**face, "confidence": 0.0, "no_face": True}
     return face
+
+
+def _cut_by_edge(q: Pip, shape: tuple[int, ...] | None) -> bool:
+    """Does the blob reach the photo's edge (within its long semi-axis)? Then part of it
+    may lie beyond, and the shape the finder gives it is not its own: a board's track hole
+    cut in half is drawn out and smaller than the holes before it, yet it is the line's
+    next spot (three holes of Aggravation's track, the fourth cut by a tray crop's edge,
+    were read as a three: drawn sweep seed 541)."""
+    if shape is None:
+        return False
+    h, w = shape[:2]
+    reach = q.major + 1.0
+    return q.x < reach or q.y < reach or q.x > w - reach or q.y > h - reach
 
 
 def _square_corner_found(xy: np.ndarray, wh: np.ndarray, own: list[Pip], others: list[Pip]) -> bool:
