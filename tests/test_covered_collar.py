@@ -13,7 +13,7 @@ import pytest
 import rules
 from hardware.phototwin import render
 from rules.palette import UNKNOWN
-from vision.covered_collar import collared_holes, covered_collar_tokens
+from vision.covered_collar import collar_against_plain, collared_holes, covered_collar_tokens
 from vision.observation import observe
 
 BOARD = rules.get("aggravation").board
@@ -55,8 +55,9 @@ def _looks(collar=0.95, plain_collar=PLAIN_COLLAR, uneven=0.1, ring=(0.45, BLUE)
 def _sure(samples=None, over_tint=0.1, sized=1.0, others=0.0, lift=0.0):
     """How surely the module reads a token of blue's on HOLE."""
     at_hole = np.arange(N) == HOLE
+    samples = samples or _looks()
     sure = covered_collar_tokens(
-        samples or _looks(),
+        samples,
         BOARD,
         OWNER_K,
         np.full(N, BLUE),
@@ -65,6 +66,7 @@ def _sure(samples=None, over_tint=0.1, sized=1.0, others=0.0, lift=0.0):
         np.where(at_hole, others, 0.0),
         np.zeros(N),
         np.where(at_hole, lift, 0.0),
+        collar_against_plain(samples, BOARD, np.arange(N)),
     )
     assert not np.delete(sure, HOLE).any()  # bare holes with their collars: nothing read
     return float(sure[HOLE])

@@ -24,7 +24,6 @@ import numpy as np
 from rules.geometry import Board
 from rules.printing import MARK_RING_KINDS, SQUARE_KINDS
 from vision.confidence import ramp
-from vision.exact import median
 from vision.standout import washed_share
 from vision.tokens import SpaceLooks
 
@@ -79,6 +78,7 @@ def covered_collar_tokens(
     others: np.ndarray,
     stray: np.ndarray,
     lift: np.ndarray,
+    against_plain: np.ndarray,
 ) -> np.ndarray:
     """(N,) how surely a token of its seat's colour lies on each seat's hole, told by the
     collar it hides (0 on plain spaces and wherever it cannot be told).
@@ -88,7 +88,9 @@ def covered_collar_tokens(
     as this photo's plain holes predict it (nan where none is predicted); `token_sized`: how
     surely that colour ends at a token's edge; `others`: the strongest colour of another
     candidate in each cell; `stray`: of no candidate; `lift`: how much glare lifts the plain
-    holes nearest each space over the photo's unglared print (log ratio)."""
+    holes nearest each space over the photo's unglared print (log ratio); `against_plain`:
+    each collared hole's collar against the plain holes' near it (`collar_against_plain`;
+    nan elsewhere)."""
     n = len(owner_k)
     sure = np.zeros(n)
     if samples.collar is None or board.token_radius <= board.hole_radius:
@@ -104,7 +106,7 @@ def covered_collar_tokens(
     if not candidate.any():
         return sure
     spaces = np.flatnonzero(candidate)
-    against = collar_against_plain(samples, board, spaces)
+    against = against_plain[spaces]
     hiding = samples.collar_dark_look(spaces)
     if hiding is None:
         return sure
@@ -125,15 +127,26 @@ def covered_collar_tokens(
 def collar_against_plain(samples: SpaceLooks, board: Board, spaces: np.ndarray) -> np.ndarray:
     """(S,) each of `spaces`' collar against the median collar of the quiet plain holes
     nearest it (the light over that part of the board, glare included, is theirs too): a bare
-    hole's shows 0.8-1.1 of theirs; nan where too few quiet plain holes are near."""
+    hole's shows 0.8-1.1 of theirs; nan where too few quiet plain holes are near. Worked out
+    for all of them at once: every frame asks it of every collared hole."""
     collar = samples.collar
     out = np.full(len(spaces), np.nan)
-    if collar is None:
+    if collar is None or not len(spaces):
         return out
     quiet = samples.valid & (samples.peaks.max(1) < PLAIN_QUIET) & (samples.far < PLAIN_QUIET)
-    nearest = _plain_by_distance(board)
-    for j, i in enumerate(spaces):
-        around = nearest[i][quiet[nearest[i]]][:PLAIN_NEIGHBOURS]
-        if len(around) >= PLAIN_NEIGHBOURS // 2:
-            out[j] = collar[i] / max(median(collar[around]), 1e-3)
+    nearest = _plain_by_distance(board)[spaces]  # (S, P) plain holes, nearest first
+    counted = quiet[nearest]
+    counted &= np.cumsum(counted, axis=1) <= PLAIN_NEIGHBOURS
+    count = counted.sum(1)
+    enough = count >= PLAIN_NEIGHBOURS // 2
+    if not enough.any():
+        return out
+    # each row's counted collars first, in order (the rest pushed past them), and its median
+    ordered = np.sort(np.where(counted, collar[nearest], np.inf), axis=1)[enough]
+    count = count[enough]
+    rows = np.arange(len(count))
+    upper = ordered[rows, count // 2]
+    lower = ordered[rows, np.maximum(count - 1, 0) // 2]
+    middle = np.where(count % 2 == 1, (upper + 0.0) / 1, (lower + upper + 0.0) / 2)
+    out[enough] = collar[spaces[enough]] / np.maximum(middle, 1e-3)
     return out

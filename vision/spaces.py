@@ -497,8 +497,10 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # and a token wider than the hole hides the bright collar printed around it (where only
     # the collar is printed there: not round a square, nor inside a marked hole's ink ring)
     plain = collared_holes(board)
+    against_plain = np.full(n, np.nan)
+    against_plain[plain] = collar_against_plain(samples, board, np.flatnonzero(plain))
     if samples.collar is not None and plain.any():
-        against = collar_against_plain(samples, board, np.flatnonzero(plain))
+        against = against_plain[plain]
         collar = np.minimum(
             ramp(samples.collar[plain], COLLAR_HIDDEN, COLLAR_SHOWN),
             np.where(np.isnan(against), 1.0, ramp(against, *COLLAR_BELOW_PLAIN)),
@@ -540,7 +542,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     lift = np.log(np.maximum(prints.lifted[:, 2], 1e-3) / np.maximum(prints.unlifted, 1e-3))
     covered = covered_collar_tokens(
         samples, board, owner_k, seat_hue, over_tint, _at_seat(token_sized, owner_k), others,
-        stray, lift,
+        stray, lift, against_plain,
     )  # fmt: skip
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], covered[owned])
     # or one smaller than its hole, with the hole's own bare print seen beside it
