@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import cv2
 import numpy as np
 import pytest
 
 import rules
-from hardware.phototwin import render
 from rules.palette import UNKNOWN
+from tests.twin_photos import misread, read_twin
 from vision.covered_collar import collar_against_plain, collared_holes, covered_collar_tokens
-from vision.observation import observe
 
 BOARD = rules.get("aggravation").board
 IDS = BOARD.ids()
@@ -103,18 +101,10 @@ def test_a_start_of_dark_marbles_in_their_base_is_read():
     """A twin photo (seed 6800, frame 1, at the start) whose blue and green marbles in their
     bases are about as colourful as the base holes' tint (blue 0.56-0.59 against 0.53): before,
     all eight were unclear."""
-    game = "aggravation"
-    jpeg, truth = render(game, 6800, 1, "start")
-    obs = observe(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR),
-                  [rules.get(game).board])  # fmt: skip
+    obs, truth = read_twin("aggravation", 6800, 1, "start")
     for sid in ("blue-b2", "blue-b3", "green-b1", "green-b2", "green-b3", "green-b4"):
         assert obs.spaces[sid][0] == truth["placement"][sid], sid
-    wrong = {
-        sid: colour
-        for sid, (colour, _) in obs.spaces.items()
-        if colour not in (UNKNOWN, truth["placement"].get(sid))
-    }
-    assert not wrong
+    assert not misread(obs.spaces, truth["placement"])
 
 
 def test_dark_marbles_half_hiding_their_collars_are_never_read_as_empty_holes():
@@ -122,10 +112,7 @@ def test_dark_marbles_half_hiding_their_collars_are_never_read_as_empty_holes():
     row) whose dark green glass marbles in their base are as colourful and as dark as the
     base's predicted print, and hide their collars only in part (the ring 1.11-1.14 times as
     bright as the middle; bare holes show 1.35 and more): three were read as empty holes."""
-    game = "aggravation"
-    jpeg, truth = render(game, 9101, 5, "start")
-    obs = observe(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR),
-                  [rules.get(game).board])  # fmt: skip
+    obs, truth = read_twin("aggravation", 9101, 5, "start")
     for sid in ("green-b1", "green-b2", "green-b3", "green-b4"):
         assert truth["placement"][sid] == "green"
         assert obs.spaces[sid][0] in ("green", UNKNOWN), sid

@@ -6,6 +6,7 @@ import rules
 from hardware.simtable import SimulatedTable
 from rules.palette import UNKNOWN
 from tests.boards import circle_board, cross_board, game_boards, grid_board
+from tests.twin_photos import twin_frame
 from vision import aruco
 from vision import locate as locate_module
 from vision.config import DEFAULT_CONFIG, VisionConfig
@@ -273,14 +274,6 @@ def test_a_marker_whose_corners_disagree_is_left_out_of_the_fit():
     assert _max_space_error_mm(board, truth.homography, found.homography) < 0.5
 
 
-def _twin_photo(name: str, seed: int, index: int, conditions: str):
-    """A photo of the independent twin table, decoded as the camera's frame, and its truth."""
-    from hardware.phototwin import render
-
-    jpeg, truth = render(name, seed, index, conditions)
-    return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), truth
-
-
 def _space_offsets_mm(board, truth: dict, homography: np.ndarray) -> np.ndarray:
     """(N, 2) mm: where the fit puts each space the photo shows, less where it is printed."""
     ids = board.ids()
@@ -320,7 +313,7 @@ def test_markers_under_glare_are_read_against_their_own_neighbourhood(name, seed
     flattened over two of their cells, where the other two say they are."""
 
     board = rules.get(name).board
-    frame, truth = _twin_photo(name, seed, index, "all")
+    frame, truth = twin_frame(name, seed, index, "all")
     assert len({m.id for m in detect_markers(DEFAULT_CONFIG, frame)}) == 2
     found = locate(DEFAULT_CONFIG, frame, [board])
     assert found is not None and set(found.markers) == set(board.marker_ids)
@@ -342,7 +335,7 @@ def test_a_board_with_too_few_markers_read_is_placed_by_the_searchs_fallbacks(
     of the markers found. Either way the fit still needs three markers that agree with the
     board's layout."""
     board = rules.get("the-right-moves").board
-    frame, truth = _twin_photo("the-right-moves", seed, index, "all")
+    frame, truth = twin_frame("the-right-moves", seed, index, "all")
     assert len({m.id for m in detect_markers(DEFAULT_CONFIG, frame)}) < plainly_read
     found = locate(DEFAULT_CONFIG, frame, [board])
     assert found is not None and len(found.markers) >= 3
@@ -358,7 +351,7 @@ def test_three_markers_that_fit_a_strong_lens_loosely_do_not_place_the_board(tmp
     confidence (twin seed 5600, photo 1, all conditions: rendered as held out, so found). Three
     markers leave no fourth to check the fit: they must fit closer, else nothing is read, and
     the message says the markers were seen."""
-    frame, _ = _twin_photo("manji", 5600, 1, "all")
+    frame, _ = twin_frame("manji", 5600, 1, "all")
     assert len({m.id for m in detect_markers(DEFAULT_CONFIG, frame)}) == 3
     reading = _unplaced_reading(tmp_path, "manji", 5600, 1)
     assert "are in view but do not fit" in reading["message"]
@@ -370,7 +363,7 @@ def test_the_message_names_markers_found_only_by_the_searchs_fallbacks(tmp_path)
     nothing was read; but the message, made from a plain detection, said fewer than three
     were in view (twin seed 6900, photo 3, every condition; rendered as held out, measured
     once). It names what the search itself found."""
-    frame, _ = _twin_photo("aggravation", 6900, 3, "all")
+    frame, _ = twin_frame("aggravation", 6900, 3, "all")
     assert len({m.id for m in detect_markers(DEFAULT_CONFIG, frame)}) < 3
     reading = _unplaced_reading(tmp_path, "aggravation", 6900, 3)
     assert "markers [0, 1, 2] are in view but do not fit" in reading["message"]
@@ -385,7 +378,7 @@ def test_three_markers_of_a_small_board_in_the_frame_place_it_by_how_few_pixels_
     from vision.observation import observe
 
     board = rules.get("playground-battles").board
-    frame, truth = _twin_photo("playground-battles", 6000, 0, "issue14")
+    frame, truth = twin_frame("playground-battles", 6000, 0, "issue14")
     found = locate(DEFAULT_CONFIG, frame, [board])
     assert found is not None and len(found.markers) == 3 and found.error_mm > 1.2
     assert np.hypot(*_space_offsets_mm(board, truth, found.homography).T).max() < 2.0

@@ -8,22 +8,16 @@ stands lean in perspective: a neighbour's corner then lies inside this square.
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
 import pytest
 
-import rules
-from hardware.phototwin import render
 from rules.palette import UNKNOWN
-from vision.observation import observe
+from tests.twin_photos import misread, read_twin
 
 GAME = "playground-battles"
 
 
 def _read(seed: int, index: int):
-    jpeg, truth = render(GAME, seed, index, "issue14")
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    return observe(image, [rules.get(GAME).board]), truth
+    return read_twin(GAME, seed, index, "issue14")
 
 
 @pytest.mark.parametrize(
@@ -38,12 +32,7 @@ def test_a_lone_stand_beside_a_neighbour_reaching_in_is_read(seed, index, lone):
     for sid in lone:
         assert "+" not in truth["placement"][sid] and sid not in truth["hidden_by_hand"]
         assert obs.spaces[sid][0] == truth["placement"][sid], f"{sid} read {obs.spaces[sid]}"
-    wrong = {
-        sid: colour
-        for sid, (colour, _) in obs.spaces.items()
-        if colour not in (UNKNOWN, truth["placement"].get(sid))
-    }
-    assert not wrong
+    assert not misread(obs.spaces, truth["placement"])
 
 
 def test_a_battle_whose_hidden_stand_joins_its_neighbours_colour_stays_unclear():

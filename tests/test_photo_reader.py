@@ -14,6 +14,7 @@ import pytest
 import rules
 from hardware.phototable import CONDITIONS, PhotoTable
 from rules.palette import UNKNOWN
+from tests.twin_photos import misread, twin_frame
 from vision.bench import evaluate_photos
 from vision.calibrate import calibrate
 from vision.config import DEFAULT_CONFIG
@@ -226,7 +227,7 @@ def test_a_seat_rows_collar_beside_a_grid_square_is_no_hidden_stand():
     assert truth["placement"]["g7"] == "red" and truth["placement"]["h8"] == "blue"
     spaces = observe(frame, [game.board]).spaces
     assert spaces["g7"][0] == "red"
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 @pytest.mark.parametrize(
@@ -254,27 +255,15 @@ GLARE_ALONE = ("tilt", "lens", "light", "white_balance", "noise", "defocus", "jp
                "paper_tint", "off_centre", "glare")  # fmt: skip
 
 
-def _twin_frame(game_name: str, seed: int, index: int, conditions):
-    from hardware.phototwin import render
-
-    jpeg, truth = render(game_name, seed, index, conditions)
-    return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR), truth
-
-
-def _misread(spaces: dict, truth: dict) -> list[str]:
-    """Spaces read as something they are not, with confidence (unclear is never wrong)."""
-    return [s for s, (c, _) in spaces.items() if c not in (truth["placement"].get(s), UNKNOWN)]
-
-
 def _read_never_wrong(game_name: str, photo: tuple, space: str, holds: str | None) -> None:
     """Read twin photo (seed, index, conditions) alone: `space` (holding `holds`) is read
     right or unclear, and nothing on the board is misread."""
     game = rules.get(game_name)
-    frame, truth = _twin_frame(game.name, *photo)
+    frame, truth = twin_frame(game.name, *photo)
     assert truth["placement"].get(space) == holds
     spaces = observe(frame, [game.board]).spaces
     assert spaces[space][0] in (holds, UNKNOWN)
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def _read_bare(game, frame, truth: dict, bare: list[str]) -> dict:
@@ -282,7 +271,7 @@ def _read_bare(game, frame, truth: dict, bare: list[str]) -> dict:
     assert not truth["hand"] and not set(bare) & set(truth["placement"])
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in bare] == [None] * len(bare)
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
     return spaces
 
 
@@ -291,7 +280,7 @@ def test_bare_yellow_holes_are_read_empty_though_more_colourful_than_predicted()
     predict: every bare yellow hole was unclear (independent twin frame, dev seed 2006,
     photo 1). The seat's holes that look bare in all else say how colourful its tint is."""
     game = rules.get("manji")
-    frame, truth = _twin_frame(game.name, 2006, 1, "issue14")
+    frame, truth = twin_frame(game.name, 2006, 1, "issue14")
     bare = ["t38", "t44", "t45", "yellow-l2", "yellow-h1"]
     _read_bare(game, frame, truth, bare)
 
@@ -303,7 +292,7 @@ def test_plain_squares_lifted_by_glare_are_read_empty():
     their colour, with no colour in its cell, is bare; the stands on the board keep their
     colour and are still read."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 2010, 0, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2010, 0, GLARE_ALONE)
     bare = ["c2", "d4", "e4", "f4", "e6", "d7"]
     spaces = _read_bare(game, frame, truth, bare)
     assert sum(spaces[s][0] == c for s, c in truth["placement"].items()) >= 10
@@ -314,7 +303,7 @@ def test_a_seats_holes_under_glare_are_read_empty():
     as the grey times the seat's colour, it came out twice as colourful as the holes showed,
     and every bare home hole was unclear (twin dev seed 2010, photo 1, glare)."""
     game = rules.get("manipulation")
-    frame, truth = _twin_frame(game.name, 2010, 1, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2010, 1, GLARE_ALONE)
     bare = ["blue-home1", "blue-home2", "blue-home3", "blue-home4", "red-entry", "red-home1", "o01"]
     _read_bare(game, frame, truth, bare)
 
@@ -330,11 +319,11 @@ def test_a_battle_mostly_hidden_is_never_read_as_one_stand(seed, index, conditio
     beside a blue one, too thin to keep its hue once averaged over a stand; token-coloured
     pixels of another colour near the middle, counted unblurred, make the space unclear."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, seed, index, conditions)
+    frame, truth = twin_frame(game.name, seed, index, conditions)
     assert truth["placement"][space] == "red+blue"
     spaces = observe(frame, [game.board]).spaces
     assert spaces[space][0] in ("red+blue", UNKNOWN)
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 @pytest.mark.parametrize("calibration_frame_first", [True, False])
@@ -384,7 +373,7 @@ def test_a_token_standing_out_from_its_seats_bare_holes_is_read(game_name, seed,
     assert truth["placement"][space] == game.board.seat_colours[owner]
     spaces = observe(frame, [game.board]).spaces
     assert spaces[space][0] == truth["placement"][space]
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 @pytest.mark.parametrize(
@@ -411,7 +400,7 @@ def test_a_game_at_its_start_is_never_misread(game_name, seed, index, monkeypatc
     frame = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert truth["placement"] == dict(game.placement(game.initial_state()))
     spaces = observe(frame, [game.board]).spaces
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_holes_under_glare_over_the_whole_board_are_read_empty():
@@ -420,7 +409,7 @@ def test_holes_under_glare_over_the_whole_board_are_read_empty():
     seats' home and base holes were all unclear (twin dev seed 2010, photo 1, glare). The lift
     is counted from the brightest a bare grey can look."""
     game = rules.get("aggravation")
-    frame, truth = _twin_frame(game.name, 2010, 1, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2010, 1, GLARE_ALONE)
     _read_bare(game, frame, truth, ["blue-b1", "blue-h1", "red-b2", "red-h1", "green-h4", "t23"])
 
 
@@ -430,7 +419,7 @@ def test_holes_in_the_middle_of_the_glare_are_read_empty():
     and were unclear (twin dev seed 2011, photo 0, glare). A bright grey plain hole is the print
     under the glare (no token in this game is grey): it shows how strong the glare is."""
     game = rules.get("manji")
-    frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2011, 0, GLARE_ALONE)
     _read_bare(game, frame, truth, ["t27", "t33", "t34", "t35", "blue-l1", "blue-l2"])
 
 
@@ -440,7 +429,7 @@ def test_holes_just_outside_the_glare_are_read_empty():
     its print and was unclear (twin dev seed 2010, photo 1, glare). Glare being patchy, a
     bare hole is anywhere from its print with no glare to as lifted as its neighbours."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 2010, 1, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2010, 1, GLARE_ALONE)
     _read_bare(game, frame, truth, ["c12", "d2", "d6", "d7", "d30"])
 
 
@@ -451,7 +440,7 @@ def test_grey_holes_where_the_glare_peaks_are_read_empty():
     a plain hole in the print's own grey, with no colour in its cell and nothing saturated, is
     its print however far glare lifts it; a token keeps its colour."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2011, 0, GLARE_ALONE)
     _read_bare(game, frame, truth, ["a4", "b5", "c10", "c12", "c13"])
 
 
@@ -461,7 +450,7 @@ def test_a_seats_tint_washed_paler_than_predicted_under_glare_is_read_empty():
     and every one was unclear (twin dev seed 2010, photo 1, glare). Paler than predicted is
     still its print; a token of the seat's colour would be more colourful, not less."""
     game = rules.get("manji")
-    frame, truth = _twin_frame(game.name, 2010, 1, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2010, 1, GLARE_ALONE)
     _read_bare(game, frame, truth, ["t45", "yellow-h1", "yellow-h2", "yellow-l1", "yellow-l2"])
 
 
@@ -491,7 +480,7 @@ def test_a_seats_holes_where_the_glare_peaks_are_read_empty():
     it; they were unclear (twin dev seed 2011, photo 0, glare). Less colourful than the washed
     tint and that bright, a square is its print: a stand keeps its colour."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2011, 0, GLARE_ALONE)
     _read_bare(game, frame, truth, ["b1", "e1", "f1", "g1"])
 
 
@@ -512,12 +501,12 @@ def test_a_start_seats_holes_all_full_of_its_marbles_are_read_where_its_other_ho
     2005, photo 0, the issue's conditions at the start). A seat's holes are printed alike: its
     other holes that show their print say what its tint is here."""
     game = rules.get("aggravation")
-    frame, truth = _twin_frame(game.name, 2005, 0, "start")
+    frame, truth = twin_frame(game.name, 2005, 0, "start")
     base = ["green-b1", "green-b2", "green-b3", "green-b4"]
     assert all(truth["placement"][s] == "green" for s in base)
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in base] == ["green"] * 4
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_a_battle_on_a_glared_row_is_not_read_as_its_other_stand():
@@ -536,7 +525,7 @@ def test_a_seats_bare_holes_beside_its_glared_ones_are_read_empty():
     2011, photo 0, glare). A hole's level is compared as it would be without the veil this
     photo's plain holes predict on it."""
     game = rules.get("manji")
-    frame, truth = _twin_frame(game.name, 2011, 0, GLARE_ALONE)
+    frame, truth = twin_frame(game.name, 2011, 0, GLARE_ALONE)
     _read_bare(game, frame, truth, ["red-h1", "red-l1", "red-l2", "red-l4", "t06", "t07"])
 
 
@@ -567,11 +556,11 @@ def test_a_vivid_checker_on_its_seats_hole_saturating_its_own_red_is_read():
     unclear as if glare lay there (twin dev seed 2007, photo 1). Glare is saturated and pale;
     one full channel of a vivid token is not."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 2007, 1, "issue14")
+    frame, truth = twin_frame(game.name, 2007, 1, "issue14")
     assert not truth["hand"]
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in ("d19", "d20")] == [truth["placement"][s] for s in ("d19", "d20")]
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_a_seats_holes_are_judged_by_their_prints_hue_not_by_its_tokens():
@@ -581,24 +570,24 @@ def test_a_seats_holes_are_judged_by_their_prints_hue_not_by_its_tokens():
     holes stood below bars that had learnt nothing of the tint (photo 0). Both photos were
     rendered as held out, so found. A seat's hole is judged by its print's own hue."""
     game = rules.get("aggravation")
-    frame, truth = _twin_frame(game.name, 5800, 2, "issue14")
+    frame, truth = twin_frame(game.name, 5800, 2, "issue14")
     _read_bare(game, frame, truth, ["green-h2", "green-h4", "green-b1", "green-b2", "green-b3"])
-    frame, truth = _twin_frame(game.name, 5800, 0, "issue14")
+    frame, truth = twin_frame(game.name, 5800, 0, "issue14")
     spaces = observe(frame, [game.board]).spaces
     marbles = ["green-h1", "green-h3", "green-h4", "green-b4"]
     assert [spaces[s][0] for s in marbles] == [truth["placement"][s] for s in marbles]
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def _read_beside_hand(game_name: str, seed: int, index: int, conditions: str, beside: list):
     """Read a twin photo with a hand alone: the `beside` spaces (none under the hand) read as
     they truly are, and nothing in the photo is misread. (The observation and the truth.)"""
-    frame, truth = _twin_frame(game_name, seed, index, conditions)
+    frame, truth = twin_frame(game_name, seed, index, conditions)
     seen = observe(frame, [rules.get(game_name).board])
     assert seen.hand
     assert not set(beside) & set(truth["hidden_by_hand"])
     assert [seen.spaces[s][0] for s in beside] == [truth["placement"].get(s) for s in beside]
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
     return seen, truth
 
 
@@ -628,11 +617,11 @@ def test_bare_holes_in_a_hands_shadow_are_read_empty():
     as dark as a dull token. A bare grey hole beside them, as dim, says the print is dim
     there (twin dev seed 2004, photo 2, a hand)."""
     game = rules.get("aggravation")
-    frame, truth = _twin_frame(game.name, 2004, 2, "hand")
+    frame, truth = twin_frame(game.name, 2004, 2, "hand")
     assert truth["hand"] and not {"t26", "t27"} & set(truth["placement"])
     seen = observe(frame, [game.board])
     assert seen.hand and [seen.spaces[s][0] for s in ("t26", "t27")] == [None, None]
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 def test_bare_seat_holes_are_read_empty_when_the_whole_photo_is_as_uneven():
@@ -641,7 +630,7 @@ def test_bare_seat_holes_are_read_empty_when_the_whole_photo_is_as_uneven():
     leaves one, over the fixed bar; eight were unclear (twin dev seed 2007, photo 0, issue
     conditions). The quiet plain holes of the photo, as blurred, say how uneven bare looks."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 2007, 0, "issue14")
+    frame, truth = twin_frame(game.name, 2007, 0, "issue14")
     _read_bare(game, frame, truth, ["d23", "d26", "d27", "d28", "d29", "d30"])
 
 
@@ -651,20 +640,20 @@ def test_a_stand_beside_a_seats_row_is_read_past_the_rows_printed_collars():
     the edge of a blue stand hidden behind the red one. Print is not a stand's edge (twin seed
     6300, photo 1, issue conditions; rendered as held out, measured once, so found)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6300, 1, "issue14")
+    frame, truth = twin_frame(game.name, 6300, 1, "issue14")
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in ("a7", "d7")] == ["red", "red"]
     assert [truth["placement"][s] for s in ("a7", "d7")] == ["red", "red"]
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def _unclear_or_right(game_name: str, seed: int, index: int, conditions: str, space: str):
     """Read a twin photo alone: `space` is unclear or read as it truly is, and nothing in the
     photo is misread. (The observation and the photo's truth, for what a test asks more.)"""
-    frame, truth = _twin_frame(game_name, seed, index, conditions)
+    frame, truth = twin_frame(game_name, seed, index, conditions)
     seen = observe(frame, [rules.get(game_name).board])
     assert seen.spaces[space][0] in (UNKNOWN, truth["placement"].get(space))
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
     return seen, truth
 
 
@@ -694,11 +683,11 @@ def test_grey_squares_a_pink_sheet_makes_bluish_are_not_read_blue():
     once, so found). On plain spaces a colour near the print's own look in the photo must
     stand well above that look."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6500, 1, "all")
+    frame, truth = twin_frame(game.name, 6500, 1, "all")
     spaces = observe(frame, [game.board]).spaces
     assert not {"c2", "d2", "e2"} & set(truth["placement"])
     assert all(spaces[s][0] != "blue" for s in ("c2", "d2", "e2"))
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_a_pawn_under_an_arms_edge_is_not_read_empty():
@@ -708,11 +697,11 @@ def test_a_pawn_under_an_arms_edge_is_not_read_empty():
     Beside a hand an empty reading stands only where no token put down there could lie mostly
     under the hand, as far as the hand may reach."""
     game = rules.get("manipulation")
-    frame, truth = _twin_frame(game.name, 6601, 2, "all")
+    frame, truth = twin_frame(game.name, 6601, 2, "all")
     seen = observe(frame, [game.board])
     assert seen.hand and truth["placement"]["o35"] == "yellow"
     assert seen.spaces["o35"][0] is not None  # (not read empty)
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 @pytest.mark.parametrize(
@@ -725,11 +714,11 @@ def test_a_token_showing_past_a_hands_edge_is_read(game_name, seed, space, colou
     never read as (blue), or one this hand's skin never shows filling the token's disc (a
     red checker beside pale skin), is a token there (twin dev seed 6600, photo 1)."""
     game = rules.get(game_name)
-    frame, truth = _twin_frame(game.name, seed, 1, "issue14")
+    frame, truth = twin_frame(game.name, seed, 1, "issue14")
     seen = observe(frame, [game.board])
     assert seen.hand and truth["placement"][space] == colour
     assert seen.spaces[space][0] == colour
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 def test_bare_holes_along_a_shadow_are_read_from_the_holes_read_bare_before_them():
@@ -738,12 +727,12 @@ def test_bare_holes_along_a_shadow_are_read_from_the_holes_read_bare_before_them
     by. Each hole read bare by its peers is one of them in another pass, so the holes further
     along the shadow are read too (twin dev seed 6300, photo 1, the shadow alone)."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 6300, 1, ("shadow",))
+    frame, truth = twin_frame(game.name, 6300, 1, ("shadow",))
     spaces = observe(frame, [game.board]).spaces
     along = ("d8", "d10", "d11", "d12")
     assert all(truth["placement"].get(sid) is None for sid in along)
     assert [spaces[sid][0] for sid in along] == [None] * len(along)
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_two_bare_holes_of_a_seat_show_its_print_under_glare():
@@ -752,12 +741,12 @@ def test_two_bare_holes_of_a_seat_show_its_print_under_glare():
     bare holes, as light and as colourful as those two, stayed unclear (twin dev seed 6300,
     photo 2, the glare alone)."""
     game = rules.get("aggravation")
-    frame, truth = _twin_frame(game.name, 6300, 2, ("glare",))
+    frame, truth = twin_frame(game.name, 6300, 2, ("glare",))
     spaces = observe(frame, [game.board]).spaces
     for sid in ("yellow-b3", "yellow-b4"):
         assert truth["placement"].get(sid) is None
         assert spaces[sid][0] is None
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_under_a_hand_nothing_is_read_empty(monkeypatch):
@@ -767,7 +756,7 @@ def test_under_a_hand_nothing_is_read_empty(monkeypatch):
     import vision.round_hand as round_hand
 
     game = rules.get("manji")
-    frame, _ = _twin_frame(game.name, 6600, 1, "issue14")
+    frame, _ = twin_frame(game.name, 6600, 1, "issue14")
     real = round_hand.classify_spaces
 
     def empty_where_all_are_seen(config, samples, board, cal):
@@ -789,12 +778,12 @@ def test_under_a_hand_on_a_battle_board_nothing_is_read():
     never read (twin dev seed 6300, photo 3, a hand in view: its red stands past the edge were
     read red)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6300, 3, "hand")
+    frame, truth = twin_frame(game.name, 6300, 3, "hand")
     seen = observe(frame, [game.board])
     under = _hand_of(frame, game.board).covers(game.board, DEFAULT_CONFIG, 0.0)
     assert seen.hand and {"i4", "i5"} <= under
     assert all(seen.spaces[sid][0] == UNKNOWN for sid in under)
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 def _hand_of(frame: np.ndarray, board):
@@ -825,7 +814,7 @@ def test_skin_beside_a_hand_read_as_red_stays_unclear():
 
     game = rules.get("playground-battles")
     board = game.board
-    frame, truth = _twin_frame(game.name, 4701, 2, "all")
+    frame, truth = twin_frame(game.name, 4701, 2, "all")
     assert "j6" not in truth["placement"] and "j6" not in truth["hidden_by_hand"]
     loc = locate(DEFAULT_CONFIG, frame, [board])
     hand = detect_hand(DEFAULT_CONFIG, frame, board, loc.homography)
@@ -856,7 +845,7 @@ def test_seat_holes_out_of_glare_are_read_empty_when_glare_lies_over_most_plain_
     unclear (twin seed 5900, photo 0, glare; rendered as held out, measured once, so found).
     The least lifted plain holes say how the print looks without glare."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 5900, 0, "issue14_glare")
+    frame, truth = twin_frame(game.name, 5900, 0, "issue14_glare")
     _read_bare(game, frame, truth, ["d1", "d2", "d3", "d5", "d13", "d14", "d30", "c8"])
 
 
@@ -866,10 +855,10 @@ def test_a_dull_stand_is_read_where_its_hue_is_its_colours():
     square never shows a token-sized colour above 0.2; where the hue lies near its colour's
     own in this photo, a lower bar reads them (between two colours' hues it does not)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 2004, 0, "issue14")
+    frame, truth = twin_frame(game.name, 2004, 0, "issue14")
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in ("b5", "b6")] == [truth["placement"][s] for s in ("b5", "b6")]
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_squares_a_cast_tints_alike_are_read_with_the_stands_on_them():
@@ -881,13 +870,13 @@ def test_squares_a_cast_tints_alike_are_read_with_the_stands_on_them():
     as held out, measured once, so found). Where most plain middles gather tightly round one
     moderate look, that look is the bare print's."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6500, 1, "issue14")
+    frame, truth = twin_frame(game.name, 6500, 1, "issue14")
     seen = observe(frame, [game.board])
     squares = ["b2", "c3", "d4", "b4", "e5", "h5"]
     assert not set(squares) & set(truth["hidden_by_hand"])
     assert [seen.spaces[s][0] for s in squares] == [truth["placement"].get(s) for s in squares]
     assert [truth["placement"].get(s) for s in ("b4", "e5", "h5")] == ["red"] * 3
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 def test_spaces_with_no_bare_paper_near_are_read_beside_a_hand():
@@ -896,12 +885,12 @@ def test_spaces_with_no_bare_paper_near_are_read_beside_a_hand():
     rows of the same photo), each space was unclear too, though nothing said it was in
     shadow. No paper near says nothing: those spaces are read (twin seed 6500, photo 1)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6500, 1, "issue14")
+    frame, truth = twin_frame(game.name, 6500, 1, "issue14")
     seen = observe(frame, [game.board])
     far_rows = ["a6", "g7", "h7", "j7", "a8", "g8", "i8", "j8"]
     assert seen.hand and not set(far_rows) & set(truth["hidden_by_hand"])
     assert [seen.spaces[s][0] for s in far_rows] == [truth["placement"].get(s) for s in far_rows]
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 def test_a_seats_holes_all_holding_its_tokens_at_the_start_are_read_where_well_above_the_tint():
@@ -912,11 +901,11 @@ def test_a_seats_holes_all_holding_its_tokens_at_the_start_are_read_where_well_a
     start). With no calibration, a token more than the full margin above the predicted tint
     is read whatever its group says."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 2004, 1, "start")
+    frame, truth = twin_frame(game.name, 2004, 1, "start")
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in ("d13", "d14", "d23", "d24")] == ["red"] * 4
     assert [truth["placement"][s] for s in ("d13", "d14", "d23", "d24")] == ["red"] * 4
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_a_battle_far_from_a_hand_is_read_and_one_near_it_is_not():
@@ -930,7 +919,7 @@ def test_a_battle_far_from_a_hand_is_read_and_one_near_it_is_not():
 
     game = rules.get("playground-battles")
     board = game.board
-    frame, truth = _twin_frame(game.name, 6600, 0, "issue14")
+    frame, truth = twin_frame(game.name, 6600, 0, "issue14")
     seen = observe(frame, [board])
     assert seen.hand
     assert [truth["placement"][s] for s in ("a2", "e5", "h4")] == ["red+blue"] * 3
@@ -939,7 +928,7 @@ def test_a_battle_far_from_a_hand_is_read_and_one_near_it_is_not():
     hand = detect_hand(DEFAULT_CONFIG, frame, board, loc.homography)
     reach = BATTLE_HAND_REACH * float(np.median(nearest_spacing(board)))
     assert "h4" in hand.covers(board, DEFAULT_CONFIG, reach)
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 @pytest.mark.parametrize(
@@ -957,18 +946,18 @@ def test_a_pale_stand_hidden_on_its_own_rows_hole_keeps_the_battle_unclear(
     the row's colour is the print, the stand, the paper or a blend of two of them, and these
     showed 39-84 mm² that none of those explains (round lone stands: 10 mm², median)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, seed, index, conditions)
+    frame, truth = twin_frame(game.name, seed, index, conditions)
     spaces = observe(frame, [game.board]).spaces
     assert truth["placement"][space] == "red+blue"
     assert spaces[space][0] in (UNKNOWN, "red+blue")
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_a_lone_stand_on_the_other_sides_row_is_read():
     """The same rows' lone stands of the other colour are still read (twin seed 6300,
     photo 2, lens distortion alone: g8 holds a lone red stand on blue's row)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6300, 2, "lens")
+    frame, truth = twin_frame(game.name, 6300, 2, "lens")
     spaces = observe(frame, [game.board]).spaces
     assert truth["placement"]["g8"] == "red" and spaces["g8"][0] == "red"
 
@@ -980,13 +969,13 @@ def test_bare_holes_beside_a_hand_are_read_where_no_marble_could_roll_under_it()
     seen bare, none lies there (twin dev seed 6300, photo 0, issue conditions)."""
     game = rules.get("aggravation")
     assert game.board.token_settle is not None
-    frame, truth = _twin_frame(game.name, 6300, 0, "issue14")
+    frame, truth = twin_frame(game.name, 6300, 0, "issue14")
     seen = observe(frame, [game.board])
     holes = ["t24", "t25"]
     assert seen.hand and not set(holes) & set(truth["hidden_by_hand"])
     assert [truth["placement"].get(s) for s in holes] == [None, None]
     assert [seen.spaces[s][0] for s in holes] == [None, None]
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 def test_a_grid_is_read_when_a_hand_covers_most_of_the_bare_paper():
@@ -994,12 +983,12 @@ def test_a_grid_is_read_when_a_hand_covers_most_of_the_bare_paper():
     grid): the paper's usual colour was taken from the skin, every grey square looked blue
     and the grid was unclear (twin dev seed 6700, photo 3, a hand alone)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6700, 3, ["hand"])
+    frame, truth = twin_frame(game.name, 6700, 3, ["hand"])
     seen = observe(frame, [game.board])
     squares = ["a3", "b3", "d4", "e4", "f4", "a5"]
     assert seen.hand and not set(squares) & set(truth["hidden_by_hand"])
     assert [seen.spaces[s][0] for s in squares] == [truth["placement"].get(s) for s in squares]
-    assert _misread(seen.spaces, truth) == []
+    assert misread(seen.spaces, truth["placement"]) == {}
 
 
 @pytest.mark.parametrize(
@@ -1015,11 +1004,11 @@ def test_a_dull_token_on_its_seats_hole_is_read_where_far_lighter_than_the_seats
     other colour and no glare, the hole holds a token of the seat's colour (twin dev seeds
     7500 and 7504, issue conditions)."""
     game = rules.get(game_name)
-    frame, truth = _twin_frame(game.name, seed, index, "issue14")
+    frame, truth = twin_frame(game.name, seed, index, "issue14")
     assert truth["placement"][space] == colour and not truth["hand"]
     spaces = observe(frame, [game.board]).spaces
     assert spaces[space][0] == colour
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 @pytest.mark.parametrize(
@@ -1039,11 +1028,11 @@ def test_bare_seat_holes_are_read_where_they_look_as_the_seats_other_bare_holes(
     do (light, colour, hue, evenness, collar), it is bare (twin dev seed 6300 photo 1 with a
     player's shadow; seed 6600 photo 0, issue conditions and glare)."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, seed, index, conditions)
+    frame, truth = twin_frame(game.name, seed, index, conditions)
     assert not truth["hand"] and not set(holes) & set(truth["placement"])
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in holes] == [None] * len(holes)
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_a_bare_seat_hole_is_read_where_it_looks_as_the_seats_bare_holes_nearest_it():
@@ -1051,12 +1040,12 @@ def test_a_bare_seat_hole_is_read_where_it_looks_as_the_seats_bare_holes_nearest
     differed too much to say how its print looks, but the few nearest a hole are lit as it
     is (twin dev seed 6500, photo 0, issue conditions and glare)."""
     game = rules.get("the-right-moves")
-    frame, truth = _twin_frame(game.name, 6500, 0, "issue14_glare")
+    frame, truth = twin_frame(game.name, 6500, 0, "issue14_glare")
     holes = ["d14", "d15", "d17"]
     assert not set(holes) & set(truth["placement"])
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in holes] == [None] * len(holes)
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}
 
 
 def test_stands_on_squares_are_read_where_only_the_squares_ink_outline_is_beside_them():
@@ -1066,9 +1055,9 @@ def test_stands_on_squares_are_read_where_only_the_squares_ink_outline_is_beside
     stand shows beyond them is a hidden stand's edge (twin dev seed 6500, photo 2, paper
     curl)."""
     game = rules.get("playground-battles")
-    frame, truth = _twin_frame(game.name, 6500, 2, "curl")
+    frame, truth = twin_frame(game.name, 6500, 2, "curl")
     stands = ["c2", "g2", "a4", "c4"]
     assert [truth["placement"][s] for s in stands] == ["red"] * 4
     spaces = observe(frame, [game.board]).spaces
     assert [spaces[s][0] for s in stands] == ["red"] * 4
-    assert _misread(spaces, truth) == []
+    assert misread(spaces, truth["placement"]) == {}

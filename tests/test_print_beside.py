@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import cv2
 import numpy as np
 import pytest
 
 import rules
-from hardware.phototwin import render
-from rules.palette import UNKNOWN
-from vision.observation import observe
+from tests.twin_photos import misread, read_twin
 from vision.print_beside import print_beside_tokens
 
 BLUE = 225.0  # degrees: the seat's hue
@@ -107,15 +104,7 @@ def test_no_token_where_something_else_can_have_made_the_hole_uneven(why, kwargs
 def test_a_start_of_stands_on_their_back_rows_is_read():
     """A twin photo (seed 6800, frame 3, at the start) whose blue back row's ten stands were
     all unclear (the plain holes predict blue's tint far richer than printed)."""
-    game = "playground-battles"
-    jpeg, truth = render(game, 6800, 3, "start")
-    obs = observe(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR),
-                  [rules.get(game).board])  # fmt: skip
+    obs, truth = read_twin("playground-battles", 6800, 3, "start")
     for sid in [f"{c}8" for c in "abcdefghij"]:
         assert obs.spaces[sid][0] == truth["placement"][sid], sid
-    wrong = {
-        sid: colour
-        for sid, (colour, _) in obs.spaces.items()
-        if colour not in (UNKNOWN, truth["placement"].get(sid))
-    }
-    assert not wrong
+    assert not misread(obs.spaces, truth["placement"])

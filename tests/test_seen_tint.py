@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import cv2
 import numpy as np
 import pytest
 
-import rules
-from hardware.phototwin import render
-from rules.palette import UNKNOWN
-from vision.observation import observe
+from tests.twin_photos import misread, read_twin
 from vision.seen_tint import pale_tints
 
 BLUE = np.radians(220.0)
@@ -91,16 +87,8 @@ def test_another_teams_stand_on_the_row_says_nothing():
 def test_blue_stands_on_a_back_row_printed_paler_than_predicted_are_read():
     """A twin photo (seed 7400, frame 3, issue14) whose blue back row shows 0.46 where the
     plain holes predict 0.66: before, its eight blue stands and two bare holes were unclear."""
-    game = "playground-battles"
-    jpeg, truth = render(game, 7400, 3, "issue14")
-    obs = observe(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR),
-                  [rules.get(game).board])  # fmt: skip
+    obs, truth = read_twin("playground-battles", 7400, 3, "issue14")
     row = [f"{c}8" for c in "bcdefghi"]
     for sid in row:
         assert obs.spaces[sid][0] == (truth["placement"].get(sid) or None), sid
-    wrong = {
-        sid: colour
-        for sid, (colour, _) in obs.spaces.items()
-        if colour not in (UNKNOWN, truth["placement"].get(sid))
-    }
-    assert not wrong
+    assert not misread(obs.spaces, truth["placement"])
