@@ -433,7 +433,7 @@ def _fit_within(config: VisionConfig, markers: list[Marker], squares: dict):
         return None
     img_pts = np.concatenate([m.corners for m in markers])
     mm_pts = np.array([p for m in markers for p in squares[m.id]], np.float64)
-    err = _reprojection_mm(h, img_pts, mm_pts)
+    err = reprojection_mm(h, img_pts, mm_pts)
     if err > config.max_marker_error_mm:
         return None
     if len(markers) < 4 and err > THREE_MARKERS_SHARE * config.max_marker_error_mm:
@@ -455,7 +455,7 @@ def identify_game(markers: list[Marker], boards: list[Board] | tuple[Board, ...]
     return boards[scored[0][1]]
 
 
-def _reprojection_mm(h: np.ndarray, img_pts: np.ndarray, mm_pts: np.ndarray) -> float:
+def reprojection_mm(h: np.ndarray, img_pts: np.ndarray, mm_pts: np.ndarray) -> float:
     proj = cv2.perspectiveTransform(img_pts[None].astype(np.float64), h)[0]
     return float(np.sqrt(np.mean(np.sum((proj - mm_pts) ** 2, axis=1))))
 
@@ -515,7 +515,7 @@ def locate(
     ids = tuple(sorted(corners))
     if last_homography is not None:
         last = np.asarray(last_homography, np.float64)
-        last_err = _reprojection_mm(last, img_pts, mm_pts)
+        last_err = reprojection_mm(last, img_pts, mm_pts)
     trust_last = last_homography is not None and last_err <= config.max_marker_error_mm
     # two markers alone place far spaces too roughly to read them (at the markers' corners a
     # fit within 1.5 mm is half a spacing out across the board): three at least, or the

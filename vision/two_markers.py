@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from rules.geometry import Board
+from vision.locate import reprojection_mm
 from vision.register import INLIER_MM, MIN_HOLES, find_holes, hole_cover
 
 GROW = (0.3, 0.55, 0.8)  # the share of the holes found nearest the two markers fitted first,
@@ -53,7 +54,7 @@ def grown_from_two(
         return None
     agree = _errors(h, px, mm) <= INLIER_MM
     every = np.array([[s.x, s.y] for s in board.spaces], np.float64)
-    markers_mm = float(np.sqrt(np.mean(_errors(h, img_pts, mm_pts) ** 2)))
+    markers_mm = reprojection_mm(h, img_pts, mm_pts)
     if (
         agree.sum() < max(MIN_HOLES, AGREE_SHARE * len(px))
         or hole_cover(board, every, mm[agree]) < MIN_COVER
