@@ -16,6 +16,7 @@ import numpy as np
 from rules.geometry import Board
 from vision import aruco
 from vision.config import VisionConfig, check_frame
+from vision.marker_spread import spread_fit
 
 
 @dataclass(frozen=True)
@@ -427,16 +428,25 @@ def _consistent_fit(config: VisionConfig, mine: list[Marker], squares: dict):
 
 def _fit_within(config: VisionConfig, markers: list[Marker], squares: dict):
     """(homography, error mm) fitted to `markers`, or None when it misses their corners by
-    more than `config.max_marker_error_mm`."""
-    h = _fit(markers, squares)
-    if h is None:
-        return None
+    more than `config.max_marker_error_mm`, even with the photo's spread of the markers'
+    black edge taken out (`vision.marker_spread`)."""
     img_pts = np.concatenate([m.corners for m in markers])
     mm_pts = np.array([p for m in markers for p in squares[m.id]], np.float64)
+    fitted = _fit_within_as(config, _fit(markers, squares), img_pts, mm_pts)
+    if fitted is not None:
+        return fitted
+    spread = spread_fit(img_pts, mm_pts)
+    return None if spread is None else _fit_within_as(config, spread[0], img_pts, spread[1])
+
+
+def _fit_within_as(config: VisionConfig, h, img_pts: np.ndarray, mm_pts: np.ndarray):
+    """(h, error mm) where `h` maps the corners `img_pts` close enough to `mm_pts`, else None."""
+    if h is None:
+        return None
     err = reprojection_mm(h, img_pts, mm_pts)
     if err > config.max_marker_error_mm:
         return None
-    if len(markers) < 4 and err > THREE_MARKERS_SHARE * config.max_marker_error_mm:
+    if len(img_pts) < 16 and err > THREE_MARKERS_SHARE * config.max_marker_error_mm:
         if _reprojection_px(h, img_pts, mm_pts) > THREE_MARKERS_PX:
             return None
     return h, err
