@@ -200,3 +200,17 @@ def test_skin_beside_the_change_against_the_calibration_is_no_token():
         wrong = [s.id for s in board.spaces
                  if obs.spaces[s.id][0] not in (UNKNOWN, truth.placement.get(s.id))]  # fmt: skip
         assert not wrong, (seed, wrong)
+
+
+def test_a_finger_over_half_a_battle_square_leaves_it_unclear_not_one_stand():
+    """Twin photo (8300, 1), every condition: a red and a blue stand share square g3 and a
+    finger lies over the blue one. The red one, in view beside the hand, was read as the
+    square's only stand. On boards whose spaces hold two, a space beside a hand where a
+    token could lie under it is read only as a battle, never as one stand."""
+    from rules.palette import UNKNOWN
+    from tests.twin_photos import misread, read_twin
+
+    seen, truth = read_twin("playground-battles", 8300, 1, "all")
+    assert truth["placement"]["g3"] == "red+blue" and "g3" not in truth["hidden_by_hand"]
+    assert seen.spaces["g3"][0] == UNKNOWN
+    assert not misread(seen.spaces, truth["placement"])

@@ -78,7 +78,10 @@ def read_round_hand(
     ids = board.ids()
     for sid in beside:
         colour = again[sid][0]
-        if colour is None and _could_hide(hiding, board, config, ids.index(sid), spacing):
+        # where a token could lie mostly under the hand, the space may not be bare; nor, on
+        # boards whose spaces hold two, hold only the one seen (a finger over half a square)
+        hides_one = colour is None or (board.shared_spaces and not is_contest(colour))
+        if hides_one and _could_hide(hiding, board, config, ids.index(sid), spacing):
             continue
         if colour is None or (
             colour != UNKNOWN and _no_skin(colour, seen_hand, board, config, sid)
