@@ -48,6 +48,16 @@ def make_detector(dictionary: Any, params: Any) -> Detect:
     return lambda image: aruco.detectMarkers(image, dictionary, parameters=params)[:2]
 
 
+def rejected_outlines(dictionary: Any, params: Any, image: np.ndarray) -> list[np.ndarray]:
+    """The square outlines a detection found but whose bits it could not read (4x2 each)."""
+    aruco = cv2.aruco
+    if hasattr(aruco, "ArucoDetector"):
+        rejected = aruco.ArucoDetector(dictionary, params).detectMarkers(image)[2]
+    else:
+        rejected = aruco.detectMarkers(image, dictionary, parameters=params)[2]
+    return [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
+
+
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     """One marker as a grey side_px x side_px image: generateImageMarker or 4.6's drawMarker."""
     aruco = cv2.aruco

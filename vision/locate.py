@@ -16,6 +16,7 @@ import numpy as np
 from rules.geometry import Board
 from vision import aruco
 from vision.config import VisionConfig, check_frame
+from vision.marker_codebook import read_rejected
 from vision.marker_spread import spread_fit
 
 
@@ -23,6 +24,7 @@ from vision.marker_spread import spread_fit
 class Marker:
     id: int
     corners: np.ndarray  # 4x2 float image px, ArUco order TL, TR, BR, BL
+    by_codebook: bool = False  # read under glare by `vision.marker_codebook`, not by ArUco
 
 
 @dataclass(frozen=True)
@@ -272,7 +274,27 @@ def _search_frame(config: VisionConfig, image: np.ndarray, boards) -> list[Marke
         flattened = _flattened_whole_frame(config, gray, found)
         if _most_of_one_board(flattened, boards) > _most_of_one_board(found, boards):
             found = flattened
+    if _most_of_one_board(found, boards) < 3:
+        # glare too uneven for any one threshold: the outlines left unread, read by which
+        # marker of the boards fits their cells best (`vision.marker_codebook`)
+        found = found + _codebook_markers(config, gray, found, boards)
     return found
+
+
+def _codebook_markers(config: VisionConfig, gray: np.ndarray, found: list[Marker], boards):
+    """Markers of the `boards` not in `found`, read from the full-size frame's rejected
+    outlines by the codebook, corners refined on `gray`."""
+    known = {m.id for m in found}
+    wanted = {i for b in boards for i in b.marker_ids} - known
+    params = _detector_params(config, config.min_marker_perimeter)
+    outlines = aruco.rejected_outlines(aruco.marker_dictionary(), params, gray)
+    read = read_rejected(gray, outlines, wanted)
+    if not read:
+        return []
+    pts = np.concatenate([corners for _, corners in read]).astype(np.float32)
+    if config.refine_corners:
+        _refine(replace(config, detect_scale=1.0), gray, pts)
+    return [replace(m, by_codebook=True) for m in _markers([pts], [i for i, _ in read])]
 
 
 def _flattened_whole_frame(config: VisionConfig, gray: np.ndarray, found: list[Marker]):
@@ -530,7 +552,9 @@ def locate(
     # two markers alone place far spaces too roughly to read them (at the markers' corners a
     # fit within 1.5 mm is half a spacing out across the board): three at least, or the
     # last fit where these two still agree with it
-    fitted = _consistent_fit(config, mine, squares) if len(mine) >= 3 else None
+    # (a marker read under glare by the codebook places the board only as the holes confirm)
+    by_codebook = any(m.by_codebook for m in mine)
+    fitted = _consistent_fit(config, mine, squares) if len(mine) >= 3 and not by_codebook else None
     if fitted is not None:
         h, err = fitted
         h = h / h[2, 2]
@@ -538,11 +562,12 @@ def locate(
         return Location(board, h, ids, "markers", err, corners)
     if trust_last:
         return Location(board, last, ids, "last", last_err, corners)
-    if len(mine) == 2:
+    if len(mine) == 2 or (by_codebook and len(mine) > 2):
         # (a hand over a corner): two, where the board's holes confirm the fit grown from them
         from vision.two_markers import grown_from_two  # (it looks for holes: vision.register)
 
         grown = grown_from_two(image, board, img_pts, mm_pts)
         if grown is not None:
-            return Location(board, grown[0], ids, "two markers and holes", grown[1], corners)
+            source = "two markers and holes" if len(mine) == 2 else "markers and holes"
+            return Location(board, grown[0], ids, source, grown[1], corners)
     return None
