@@ -50,8 +50,9 @@ def _looks(collar=0.95, plain_collar=PLAIN_COLLAR, uneven=0.1, ring=(0.45, BLUE)
     )
 
 
-def _sure(samples=None, over_tint=0.1, sized=1.0, others=0.0, lift=0.0):
-    """How surely the module reads a token of blue's on HOLE."""
+def _sure(samples=None, over_tint=0.1, sized=1.0, others=0.0, lift=0.0, of_its_set=np.nan):
+    """How surely the module reads a token of blue's on HOLE (`of_its_set`: its chroma
+    against this photo's clear blue tokens; nan, none seen)."""
     at_hole = np.arange(N) == HOLE
     samples = samples or _looks()
     sure = covered_collar_tokens(
@@ -65,6 +66,7 @@ def _sure(samples=None, over_tint=0.1, sized=1.0, others=0.0, lift=0.0):
         np.zeros(N),
         np.where(at_hole, lift, 0.0),
         collar_against_plain(samples, BOARD, np.arange(N)),
+        np.where(at_hole, of_its_set, np.nan),
     )
     assert not np.delete(sure, HOLE).any()  # bare holes with their collars: nothing read
     return float(sure[HOLE])
@@ -91,10 +93,40 @@ def test_a_hidden_collar_with_the_plain_collars_bright_beside_it_is_a_token():
         ("its light is uneven: part of the collar in its middle", {"samples": _looks(uneven=0.6)}),
         ("an arm over the ring beside it: brown", {"samples": _looks(ring=(0.4, 25.0))}),
         ("a shadow over the ring: grey", {"samples": _looks(ring=(0.05, BLUE))}),
+        ("this photo's clear blue tokens are three times as colourful", {"of_its_set": 0.35}),
     ],
 )
 def test_no_token_is_read_where_something_else_can_have_hidden_the_collar(why, kwargs):
     assert _sure(**kwargs) == 0.0, why
+
+
+def test_a_hole_about_as_colourful_as_its_sets_clear_tokens_is_still_one():
+    assert _sure(of_its_set=0.9) == 1.0
+
+
+def test_a_bare_hole_between_two_checkers_in_a_dim_light_is_no_checker_of_theirs():
+    """Photo-like table (The Right Moves, table seed 4006, every condition; the appliance's
+    flow, calibrated from the start, where red checkers covered red's holes): bare red holes
+    d15 and d19, between checkers, their collars dimmed, were read as red checkers whose clear
+    fellows on the board showed three times their chroma (`bench vision --stress`)."""
+    from hardware.phototable import PhotoTable
+    from vision.calibrate import calibrate
+    from vision.config import DEFAULT_CONFIG
+    from vision.observation import observe
+
+    game = rules.get("the-right-moves")
+    board = game.board
+    table = PhotoTable(board, seed=4006, conditions="all")
+    start = game.placement(game.initial_state())
+    cal = calibrate(board, [(table.render(start, hand=False)[0], start)], DEFAULT_CONFIG)
+    blue = "a1 b3 b6 c5 c6 c8 c9 d3 d8 d11 d14 d23 d25 d26 d28".split()
+    red = "b1 b7 c3 c7 c10 d2 d16".split()
+    placement = {**dict.fromkeys(blue, "blue"), **dict.fromkeys(red, "red")}
+    frame, truth = table.render(placement)
+    assert truth.placement == placement and not truth.hand
+    spaces = observe(frame, [board], cal).spaces
+    assert start["d15"] == "red" and placement.get("d15") is None
+    assert misread(spaces, placement) == {}
 
 
 def test_a_start_of_dark_marbles_in_their_base_is_read():

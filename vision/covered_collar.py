@@ -43,6 +43,11 @@ RING_OF_ITS_COLOUR = 0.45  # what hides the collar is the token: in the seat's h
 QUIET_OTHERS = 0.25  # no colour of any other candidate above this in the cell
 QUIET_STRAY = 0.28  # nor of no candidate, nor anything too far off centre
 UNSATURATED = 0.02  # nor glare: the camera washed out no more of the hole than this
+# and a set's tokens share their colour: where this photo's clear tokens of the seat's colour
+# are far more colourful, a hole at the tint's chroma is none of them (a bare hole between
+# two tokens, its collar dimmed by their shadows and a dim lamp, was read as a red checker
+# whose clear fellows showed three times its chroma)
+AS_ITS_SET = (0.45, 0.6)  # chroma against the clear tokens of that colour: none .. as they are
 
 
 @lru_cache(maxsize=16)
@@ -79,6 +84,7 @@ def covered_collar_tokens(
     stray: np.ndarray,
     lift: np.ndarray,
     against_plain: np.ndarray,
+    of_its_set: np.ndarray,
 ) -> np.ndarray:
     """(N,) how surely a token of its seat's colour lies on each seat's hole, told by the
     collar it hides (0 on plain spaces and wherever it cannot be told).
@@ -90,7 +96,8 @@ def covered_collar_tokens(
     candidate in each cell; `stray`: of no candidate; `lift`: how much glare lifts the plain
     holes nearest each space over the photo's unglared print (log ratio); `against_plain`:
     each collared hole's collar against the plain holes' near it (`collar_against_plain`;
-    nan elsewhere)."""
+    nan elsewhere); `of_its_set`: each hole's chroma in its seat's colour against that of
+    this photo's clear tokens of the colour (nan where none says)."""
     n = len(owner_k)
     sure = np.zeros(n)
     if samples.collar is None or board.token_radius <= board.hole_radius:
@@ -121,6 +128,8 @@ def covered_collar_tokens(
             float(ramp(against_plain, *LESS_THAN_PLAIN)),
             float(ramp(over_tint[i], *AS_COLOURFUL)),
         )
+        if not np.isnan(of_its_set[i]):
+            sure[i] = min(sure[i], float(ramp(of_its_set[i], *AS_ITS_SET)))
     return sure
 
 

@@ -540,9 +540,11 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     over_tint = np.full(n, np.nan)
     over_tint[owned] = strength[at] - bare_tint
     lift = np.log(np.maximum(prints.lifted[:, 2], 1e-3) / np.maximum(prints.unlifted, 1e-3))
+    of_its_set = np.full(n, np.nan)  # (against this photo's clear tokens of the seat colour)
+    of_its_set[owned] = strength[at] / token_levels[owner_k[owned]]
     covered = covered_collar_tokens(
         samples, board, owner_k, seat_hue, over_tint, _at_seat(token_sized, owner_k), others,
-        stray, lift, against_plain,
+        stray, lift, against_plain, of_its_set,
     )  # fmt: skip
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], covered[owned])
     # or one smaller than its hole, with the hole's own bare print seen beside it
