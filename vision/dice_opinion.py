@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.die_model import FaceFind, find_faces, steady_opinion
 from vision.face_layout import part_fit
-from vision.face_patterns import printed_line
+from vision.face_patterns import line_runs_on, printed_line
 from vision.pips import Pip, cov_whitener, fits_ellipse, run_together
 
 # the network's probability needed to read a die the pip counter could not
@@ -258,6 +258,15 @@ def _clear_pips_on(face: tuple[float, float, float], pips: list[Pip]) -> list[Pi
         return []
     strong = max(p.contrast for p in inside)
     return [p for p in inside if p.contrast >= 0.5 * strong]
+
+
+def _line_runs_on(face: tuple[float, float, float], pips: list[Pip], value: int) -> bool:
+    """Is the two or three the network reads here the end of a longer line of pips (a
+    window shifted off a bigger face)? See :func:`vision.face_patterns.line_runs_on`."""
+    if value not in (2, 3):
+        return False
+    clear = _clear_pips_on(face, pips)
+    return line_runs_on(clear, [p for p in pips if all(p is not c for c in clear)])
 
 
 def _centre_agrees(
@@ -594,6 +603,8 @@ def combine(
         if _counter_saw_more(g, faces):
             continue
         if _two_planes(here, pips, g.opinion.value) or _pips_too_small(here, pips):
+            continue
+        if _line_runs_on(here, pips, g.opinion.value):
             continue
         if not square_view and (
             _counter_disagrees(g, [*faces, *side_faces])

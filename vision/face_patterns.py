@@ -112,6 +112,32 @@ def unless_pattern_continues(
     return face
 
 
+def line_runs_on(own: Sequence[Pip], others: Sequence[Pip]) -> bool:
+    """Do two or three pips in a line (a face the network read as a two or three) have a
+    pip of the same shape one spacing beyond either end? Then the line runs on past the
+    face: it is part of a bigger face or of print, never a whole two or three. (The network
+    looking at a window shifted off a three's corner saw two of its pips and read a two,
+    sure of it: twin dice in Manipulation's red tray, three_30.jpg.)"""
+    if len(own) not in (2, 3):
+        return False
+    xy = np.array([[p.x, p.y] for p in own])
+    ends = sorted(range(len(own)), key=lambda i: float(xy[i] @ (xy[-1] - xy[0])))
+    first, last = ends[0], ends[-1]
+    step = (xy[last] - xy[first]) / (len(own) - 1)
+    spacing = float(np.hypot(*step))
+    if spacing <= 0:
+        return False
+    along = np.array([float((xy[i] - xy[first]) @ step) / spacing**2 for i in range(len(own))])
+    if np.abs(along - np.round(along)).max() > _CONTINUE_REACH:
+        return False  # (not evenly spaced on a line: no two or three of a die's)
+    for end, beyond in ((last, xy[last] + step), (first, xy[first] - step)):
+        for q in others:
+            near = float(np.hypot(q.x - beyond[0], q.y - beyond[1])) < _CONTINUE_REACH * spacing
+            if near and same_ellipse(own[end], q):
+                return True
+    return False
+
+
 def _cut_by_edge(q: Pip, shape: tuple[int, ...] | None) -> bool:
     """Does the blob reach the photo's edge (within its long semi-axis)? Then part of it
     may lie beyond, and the shape the finder gives it is not its own: a board's track hole
