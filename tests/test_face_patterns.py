@@ -129,3 +129,17 @@ def test_a_three_the_counter_missed_is_not_read_as_the_two_a_shifted_window_show
     photo = Path(__file__).parent / "data" / "die_cases" / "three_in_a_tray_crop.png"
     readings = read_dice_all(cv2.imread(str(photo)))
     assert all(r.value == 3 or r.confidence < DiceConfig().min_confidence for r in readings)
+
+
+def test_a_three_whose_corner_pip_at_the_dies_edge_looks_smaller_is_read_in_a_trays_view():
+    """The three of `three_in_a_tray_crop.png` as the tray reader sees it (square to the
+    table, 48 px per die side): its bottom-left pip, at the die's shaded edge, is 0.83 of the
+    others' radius, and was not grouped with them: the die was not read."""
+    from pathlib import Path
+
+    import cv2
+
+    from vision.dice import DiceConfig, read_dice
+
+    photo = Path(__file__).parent / "data" / "die_cases" / "three_in_a_tray_view.png"
+    assert [r.value for r in read_dice(cv2.imread(str(photo)), DiceConfig(), die_px=48.0)] == [3]
