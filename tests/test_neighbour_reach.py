@@ -70,3 +70,14 @@ def test_a_pale_stand_of_the_rows_colour_beside_another_is_a_possible_battle():
     obs, truth = _read(7601, 2)
     assert truth["placement"]["d8"] == "red+blue"
     assert obs.spaces["d8"][0] in ("red+blue", UNKNOWN)
+
+
+def test_a_pale_stand_of_the_rows_colour_beside_another_blends_with_neither_print_nor_it():
+    """A salmon stand beside a blue one on red's back row (seed 9500, frame 11): as colourful
+    as the row's print but far brighter, it was taken for the print blending into the blue
+    stand's edge, and the square was read blue alone. Inside the hole such a blend is paler
+    in step with its brightness, as a blend of print and paper is."""
+    obs, truth = _read(9500, 11)
+    assert truth["placement"]["c1"] == "red+blue" and "c1" not in truth["hidden_by_hand"]
+    assert obs.spaces["c1"][0] in ("red+blue", UNKNOWN)
+    assert not misread(obs.spaces, truth["placement"])

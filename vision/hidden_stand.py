@@ -297,9 +297,14 @@ def unexplained_row_colour(
         _plan(samples.board).reach_px[at]
         <= HOLE_INSIDE * samples.board.hole_radius * samples.view.ppm
     )
-    blend = richest[row] * np.where(inside, kept, 1.0)[:, None]
+    paling = np.where(inside, kept, 1.0)[:, None]
+    blend = richest[row] * paling
+    # ... and so is a blend of the print with the stand there: a pixel as colourful as the
+    # print but far brighter is neither (a pale salmon stand beside a blue one, on red's
+    # row, took its print's chroma and was read as print: the square read as blue alone)
+    print_end = tint[row] * paling
     gap = np.minimum.reduce([_off_segment(px, py, paper, blend),
-                             _off_segment(px, py, tint[row], stand[row]),
+                             _off_segment(px, py, print_end, stand[row]),
                              _off_segment(px, py, paper, stand[row])])  # fmt: skip
     counts = np.bincount(row[gap > UNEXPLAINED_GAP], minlength=len(rows))
     out[rows] = counts / samples.view.ppm**2
