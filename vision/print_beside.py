@@ -12,6 +12,12 @@ its least colourful part, that least colourful part looks like the print (not mu
 predicted: a hand or a sleeve over part of a hole is no print), and the most colourful part is
 also above the predicted print. Glare washes part of a hole out, which makes it paler, never
 more colourful than the print; where the camera saturated nothing is read.
+
+A pale stand of the seat's colour (lavender on a dark slate print) is about as colourful as
+the print, but far brighter. Nothing of the seat's own print is that bright and that
+colourful but its collar, the pale ring round the hole: so where a good part of the hole is
+far brighter than the print and clearly more colourful than the seat's collars, a stand lies
+there (unless glare lifts the holes near it: then the print itself may look so).
 """
 
 from __future__ import annotations
@@ -34,6 +40,11 @@ UNEVEN_MOST = 0.7  # a hole's light more uneven than this: an edge of something 
 QUIET_OTHERS = 0.25  # no colour of any other candidate above this in the cell
 QUIET_STRAY = 0.28  # nor of no candidate, nor anything too far off centre
 UNSATURATED = 0.02  # nor glare: the camera washed out no more of the hole than this
+PALE_BRIGHTER = 1.3  # a pale stand's pixels are this many times as bright as the print ...
+PALE_OVER_COLLAR = 0.1  # ... and this much more colourful in the seat's hue than its collars
+PALE_SHARE = (0.08, 0.15)  # of the hole: 0 .. sure (twin dev photos: bare holes 0, pale
+# stands 0.16-0.51; with glare lifting the holes, bare ones up to all of it: not asked there)
+NO_LIFT = 0.1  # the plain holes near it lifted by glare no more than this (log ratio)
 
 
 def print_beside_tokens(
@@ -45,16 +56,20 @@ def print_beside_tokens(
     asked: np.ndarray,
     others: np.ndarray,
     stray: np.ndarray,
+    lift: np.ndarray,
 ) -> np.ndarray:
     """(N,) how surely a token of its seat's colour lies on each seat's hole, told by the
-    hole's own bare print beside it (0 on plain spaces and wherever it cannot be told).
+    hole's own bare print beside it, or by a pale stand's brightness over it (0 on plain
+    spaces and wherever it cannot be told).
 
     `seat_hue`: each space's seat colour's hue (degrees); `bare_print`: (N, 3) each hole's
     bare look as this photo's plain holes predict it (nan where none is); `asked`: (N,) bool,
     the holes to look at (those not read yet); `others`: the strongest colour of another
-    candidate in each cell; `stray`: of no candidate. Only on boards whose tokens are no
-    wider than their holes (elsewhere a token covers its hole, and a bare hole's print is no
-    even tint: a grey middle in a tinted ring showed the split as a token would)."""
+    candidate in each cell; `stray`: of no candidate; `lift`: how much glare lifts the plain
+    holes nearest each space over the photo's unglared print (log ratio). Only on boards
+    whose tokens are no wider than their holes (elsewhere a token covers its hole, and a bare
+    hole's print is no even tint: a grey middle in a tinted ring showed the split as a token
+    would)."""
     n = len(owner_k)
     sure = np.zeros(n)
     if board.token_radius > board.hole_radius:
@@ -71,7 +86,7 @@ def print_beside_tokens(
     looks = samples.disc_looks(spaces) if len(spaces) else None
     if looks is None:
         return sure
-    cx, cy, _ = looks
+    cx, cy, light = looks
     along = cx * np.cos(hue[spaces, None]) + cy * np.sin(hue[spaces, None])
     rich, plain = np.percentile(along, [RICH_SHARE, PRINT_SHARE], axis=1)
     printed = predicted[spaces]
@@ -82,4 +97,33 @@ def print_beside_tokens(
             ramp(plain / printed, *AS_PRINT),
         ]
     )
+    pale = _pale_stands(samples, owner_k, hue, bare_print[:, 2], spaces, along, light, lift)
+    sure[spaces] = np.maximum(sure[spaces], pale)
     return sure
+
+
+def _pale_stands(
+    samples: SpaceLooks,
+    owner_k: np.ndarray,
+    hue: np.ndarray,
+    print_light: np.ndarray,
+    spaces: np.ndarray,
+    along: np.ndarray,
+    light: np.ndarray,
+    lift: np.ndarray,
+) -> np.ndarray:
+    """(S,) how surely a pale stand of the seat's colour lies on each of `spaces` (their
+    holes' pixels `along` the seat's hue and `light`): a good share of the hole far brighter
+    than the print and more colourful than the seat's collars (see the module docstring)."""
+    seats = np.flatnonzero(samples.valid & (owner_k >= 0))
+    rings = samples.collar_looks(seats)
+    if rings is None:
+        return np.zeros(len(spaces))
+    rx, ry, _ = rings
+    ring_along = np.median(rx * np.cos(hue[seats, None]) + ry * np.sin(hue[seats, None]), axis=1)
+    collar = {k: float(np.median(ring_along[owner_k[seats] == k])) for k in set(owner_k[seats])}
+    over_collar = np.array([collar.get(k, np.nan) for k in owner_k[spaces]]) + PALE_OVER_COLLAR
+    bright = light >= PALE_BRIGHTER * print_light[spaces, None]
+    share = (bright & (along >= over_collar[:, None])).mean(1)
+    unlifted = (lift[spaces] <= NO_LIFT) & ~np.isnan(over_collar) & ~np.isnan(print_light[spaces])
+    return np.where(unlifted, ramp(share, *PALE_SHARE), 0.0)

@@ -367,6 +367,15 @@ class SpaceLooks:
         plan = reader_plan(self.board)
         return _chroma_planes_of(self.view.image.reshape(-1, 3).take(plan.disc_at[spaces], axis=0))
 
+    def collar_looks(self, spaces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(S, R) chroma x, y and brightness of every pixel of the ring just outside each of
+        `spaces`' printed holes (indices; the pixels `collar` judges by), unblurred; None
+        where the top view is not known."""
+        if self.view is None or self.board is None:
+            return None
+        at = reader_plan(self.board).collar_at[spaces]
+        return _chroma_planes_of(self.view.image.reshape(-1, 3).take(at, axis=0))
+
     def collar_dark_look(self, spaces: np.ndarray) -> np.ndarray | None:
         """(S, 3) chroma x, y and brightness of the darkest quarter of the ring just outside
         each of `spaces`' printed holes (indices; the pixels `collar` judges by), averaged:
