@@ -454,21 +454,25 @@ def _fit_within(config: VisionConfig, markers: list[Marker], squares: dict):
     black edge taken out (`vision.marker_spread`)."""
     img_pts = np.concatenate([m.corners for m in markers])
     mm_pts = np.array([p for m in markers for p in squares[m.id]], np.float64)
-    fitted = _fit_within_as(config, _fit(markers, squares), img_pts, mm_pts)
+    whole = len(markers) == 4
+    fitted = _fit_within_as(config, _fit(markers, squares), img_pts, mm_pts, whole)
     if fitted is not None:
         return fitted
     spread = spread_fit(img_pts, mm_pts)
-    return None if spread is None else _fit_within_as(config, spread[0], img_pts, spread[1])
+    if spread is None:
+        return None
+    return _fit_within_as(config, spread[0], img_pts, spread[1], whole)
 
 
-def _fit_within_as(config: VisionConfig, h, img_pts: np.ndarray, mm_pts: np.ndarray):
-    """(h, error mm) where `h` maps the corners `img_pts` close enough to `mm_pts`, else None."""
+def _fit_within_as(config: VisionConfig, h, img_pts: np.ndarray, mm_pts: np.ndarray, whole: bool):
+    """(h, error mm) where `h` maps the corners `img_pts` close enough to `mm_pts`, else None
+    (`whole`: all four markers, else the bar for three applies too)."""
     if h is None:
         return None
     err = reprojection_mm(h, img_pts, mm_pts)
     if err > config.max_marker_error_mm:
         return None
-    if len(img_pts) < 16 and err > THREE_MARKERS_SHARE * config.max_marker_error_mm:
+    if not whole and err > THREE_MARKERS_SHARE * config.max_marker_error_mm:
         if _reprojection_px(h, img_pts, mm_pts) > THREE_MARKERS_PX:
             return None
     return h, err

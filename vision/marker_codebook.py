@@ -30,14 +30,20 @@ MISFIT_OF_CONTRAST = 0.2  # the best marker's RMS misfit at most this share of t
 MARGIN = 0.75  # ... and at most this share of the misfit of any other marker or turn
 
 
+# the cells of the paper ring round the marker, of its black border, and of the marker
+RING = np.pad(np.zeros((6, 6), bool), 1, constant_values=True)
+INSIDE = ~RING
+BORDER = INSIDE & ~np.pad(np.ones((4, 4), bool), 2, constant_values=False)
+
+
 @cache
 def _codebook() -> tuple[tuple[int, int, np.ndarray], ...]:
     """(id, quarter turns, (GRID, GRID) bool: white cells) for every marker in every turn."""
     out = []
     for marker_id in range(len(aruco.marker_dictionary().bytesList)):
         image = aruco.marker_image(marker_id, 6 * CELL_PX)
-        white = np.ones((GRID, GRID), bool)  # (the paper ring)
-        white[1:7, 1:7] = image.reshape(6, CELL_PX, 6, CELL_PX).mean((1, 3)) > 127
+        white = RING.copy()
+        white[INSIDE] = (image.reshape(6, CELL_PX, 6, CELL_PX).mean((1, 3)) > 127).ravel()
         out += [(marker_id, turns, np.rot90(white, turns)) for turns in range(4)]
     return tuple(out)
 
@@ -84,9 +90,7 @@ def _fits(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     white_light, black_light = white @ terms.T, black @ terms.T  # (C, K)
     fitted = np.where(masks > 0, white_light, black_light)
     misfit = np.sqrt(np.mean((values[None, :] - fitted) ** 2, axis=1))
-    inside = np.zeros((GRID, GRID), bool)
-    inside[1:7, 1:7] = True
-    contrast = np.median((white_light - black_light)[:, inside.ravel()], axis=1)
+    contrast = np.median((white_light - black_light)[:, INSIDE.ravel()], axis=1)
     return misfit, contrast
 
 
@@ -99,12 +103,7 @@ def read_outline(
     if np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min() < MIN_SIDE_PX:
         return None
     cells = _cells(gray, quad)
-    ring = np.ones((GRID, GRID), bool)
-    ring[1:7, 1:7] = False
-    border = np.zeros((GRID, GRID), bool)
-    border[1:7, 1:7] = True
-    border[2:6, 2:6] = False
-    if cells[ring].mean() - cells[border].mean() < MIN_CONTRAST / 2:
+    if cells[RING].mean() - cells[BORDER].mean() < MIN_CONTRAST / 2:
         return None  # (no dark square in a paper ring: most outlines end here)
     misfit, contrast = _fits(cells.ravel().astype(np.float64))
     best, runner_up = np.argsort(misfit)[:2]

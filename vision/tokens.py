@@ -371,20 +371,23 @@ class SpaceLooks:
         """(S, R) chroma x, y and brightness of every pixel of the ring just outside each of
         `spaces`' printed holes (indices; the pixels `collar` judges by), unblurred; None
         where the top view is not known."""
+        ring = self._collar_pixels(spaces)
+        return None if ring is None else _chroma_planes_of(ring)
+
+    def _collar_pixels(self, spaces: np.ndarray) -> np.ndarray | None:
+        """(S, R, 3) the top view's pixels of the ring just outside each of `spaces`' holes."""
         if self.view is None or self.board is None:
             return None
-        at = reader_plan(self.board).collar_at[spaces]
-        return _chroma_planes_of(self.view.image.reshape(-1, 3).take(at, axis=0))
+        return self.view.image.reshape(-1, 3).take(reader_plan(self.board).collar_at[spaces], 0)
 
     def collar_dark_look(self, spaces: np.ndarray) -> np.ndarray | None:
         """(S, 3) chroma x, y and brightness of the darkest quarter of the ring just outside
         each of `spaces`' printed holes (indices; the pixels `collar` judges by), averaged:
         what hides the collar there, a token of a colour or a hand's shadow; None where the
         top view is not known."""
-        if self.view is None or self.board is None:
+        ring = self._collar_pixels(spaces)  # (S, R, 3)
+        if ring is None:
             return None
-        plan = reader_plan(self.board)
-        ring = self.view.image.reshape(-1, 3).take(plan.collar_at[spaces], axis=0)  # (S, R, 3)
         k = int(COLLAR_SHARE * (ring.shape[1] - 1))
         darkest = np.argsort(ring.sum(2), axis=1, kind="stable")[:, : k + 1]
         bgr = np.take_along_axis(ring, darkest[..., None], axis=1).mean(1)
