@@ -85,3 +85,20 @@ def test_two_sets_are_two_tight_groups_far_apart_holding_every_token():
     assert two_sets(np.array([182.0] * 4 + [205.0] * 5)) is None  # too near: one set, shaded
     assert two_sets(np.array([182.0] * 4 + [240.0] * 5 + [300.0])) is None  # a third hue
     assert two_sets(np.array([182.0] + [240.0] * 5)) is None  # one stray is no set
+
+
+def test_a_set_between_two_palette_windows_is_found_once_its_neighbour_has_gathered():
+    """Teal green marbles at 177.5-182.5 degrees: in the palette's windows the 182.5 one is
+    blue's and the rest nobody's (twin photo aggravation issue14 9600/8: two green marbles
+    unclear). Once blue's own set has drawn blue's window round 240, green's window reaches
+    the teal set, and green's hue moves there; blue never takes a teal."""
+    teals = [177.5, 177.5, 177.5, 182.5]
+    win, seen = _windows_for(teals + [237.5, 242.5, 242.5, 247.5, 247.5, 237.5, 242.5])
+    green, blue = win.colours.index("green"), win.colours.index("blue")
+    assert not win.member[green, _bin(177.5)] and not win.member[green, _bin(182.5)]
+    for hue in (177.5, 182.5):
+        assert seen.member[green, _bin(hue)] and not seen.member[blue, _bin(hue)]
+    assert 177.0 <= seen.hues[green] <= 183.0
+    # with no set of blue's own to bound it, the teal group moves nothing
+    win, alone = _windows_for(teals)
+    assert not alone.member[green, _bin(182.5)]

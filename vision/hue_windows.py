@@ -29,6 +29,9 @@ PHOTO_HUE_REACH = 25.0  # degrees: ... and then the colour owns the hues this cl
 PHOTO_HUE_MOVE = 40.0  # a colour's hue in a photo is at most this far from its prototype's
 TWO_SETS_APART = 40.0  # two groups in one window this far apart: two sets
 PHOTO_HUE_LEND = 60.0  # the other set is a neighbour's at most this far from its prototype
+# a colour whose set did not gather in the palette's windows looks again inside the window its
+# neighbours' own sets left it, and may then move this far (the neighbours bound it already)
+SECOND_LOOK_MOVE = 50.0
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,29 @@ def photo_windows(
             hues[j], reach[j] = away, PHOTO_HUE_REACH
     if np.array_equal(hues, win.hues) and (reach == REACH).all():
         return win
+    _second_look(hues, reach, peaks, best, clear, owner_k)
     return HueWindows(win.colours, hue_member(hues, reach), hues)
+
+
+def _second_look(
+    hues: np.ndarray,
+    reach: np.ndarray,
+    peaks: np.ndarray,
+    best: np.ndarray,
+    clear: np.ndarray,
+    owner_k: np.ndarray,
+) -> None:
+    """A teal green set half in blue's palette window and half in nobody's gathers nowhere
+    at first; once blue's own set has drawn blue's window round itself, green's window reaches
+    the teal set, and green's hue moves there (in place; only colours that did not move)."""
+    member = hue_member(hues, reach)
+    for k in np.flatnonzero(reach == REACH):
+        mine = HUE_CENTRES[best[clear & member[k][best] & (owner_k != k)]]
+        if len(mine) < PHOTO_HUE_MIN_TOKENS:
+            continue
+        centre = gathered_hue(mine)
+        if centre is not None and hue_gap(centre, hues[k]) <= SECOND_LOOK_MOVE:
+            hues[k], reach[k] = centre, PHOTO_HUE_REACH
 
 
 def _neighbour_set(
