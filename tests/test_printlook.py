@@ -193,3 +193,34 @@ def test_masked_median_is_each_rows_median(seed):
     masks[np.arange(5), rng.integers(0, len(values), 5)] = True  # (each picks at least one)
     want = np.array([np.median(values[m], axis=0) for m in masks])
     assert np.allclose(_masked_median(values, masks), want, rtol=0, atol=1e-12)
+
+
+def test_a_bright_grey_is_glare_unless_the_paper_itself_clipped():
+    """Plain holes far brighter against their paper than a printed grey can look are glare
+    over the board, and the seats' tints are predicted washed; but where the camera clipped
+    the paper itself (an overexposed board under a lamp: twin playground-battles issue14
+    7900/6), the paper's white is unknown and every grey reads lighter: no glare is taken,
+    and the tints are predicted as bright as they are (they were all unclear)."""
+    import dataclasses
+
+    from vision.printlook import predicted_prints
+    from vision.topview import TopView
+
+    board = rules.get("aggravation").board
+    looks, _, seat = _bare_board_looks(board)
+    looks.centre[~seat, 2] = 0.76
+    looks.centre[seat] = predicted_prints(looks, board).bare[seat]  # (each tint as bright)
+    glared = predicted_prints(looks, board)
+    assert glared.veil[seat].min() > 0.3
+    tint = np.hypot(glared.veiled[seat, 0], glared.veiled[seat, 1])
+    assert (tint < 0.75 * np.hypot(glared.bare[seat, 0], glared.bare[seat, 1])).all()
+
+    def view(clipped: float) -> TopView:
+        blank = np.zeros((2, 2, 3), np.float32)
+        return TopView(blank, np.ones((2, 2), bool), 1.0, blank.astype(np.uint8), clipped)
+
+    clipped = predicted_prints(dataclasses.replace(looks, view=view(0.9)), board)
+    assert clipped.veil.max() < 0.05
+    assert np.allclose(clipped.veiled[seat], clipped.bare[seat])
+    half = predicted_prints(dataclasses.replace(looks, view=view(0.3)), board)
+    assert np.allclose(half.veil, glared.veil)  # (glare over the middle clips little paper)

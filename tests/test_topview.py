@@ -97,3 +97,13 @@ def test_a_hand_over_most_of_the_bare_paper_is_not_taken_for_the_paper(cast):
     mask = np.ones((160, 160), bool)
     field = topview.paper_field(top, mask, ppm=1.0)
     assert field[80, 10] == pytest.approx(paper, rel=0.05)
+
+
+def test_the_share_of_clipped_paper_counts_only_the_bare_paper():
+    top = np.full((4, 4, 3), 200, np.uint8)
+    top[:2, :, 2] = 255  # one channel at the camera's ceiling on the upper half
+    top[3, 3] = 255  # a white token off the paper: not counted
+    mask = np.ones((4, 4), bool)
+    mask[3, 3] = False
+    assert topview.clipped_share(top, mask) == pytest.approx(8 / 15)
+    assert topview.clipped_share(top, np.zeros((4, 4), bool)) == 0.0

@@ -42,7 +42,10 @@ NEARBY_SPACINGS = 4.0  # a seat's holes this many spacings apart are compared
 VEIL_FLOOR = 0.2  # the least lifted share of the plain holes shows the print without glare
 VEIL_MAX = 0.9  # glare leaves at least a tenth of the print to see
 BARE_GREY_MOST = 0.6  # the plain grey is printed at 44% of the paper's white (HOLE_RGB): no
-# camera shows it brighter than this against its paper, unless glare lifts it
+# camera shows it brighter than this against its paper, unless glare lifts it ...
+PAPER_CLIPPED_SHARE = 0.5  # ... or the camera saturated on this share of the bare paper at
+# least: divided by a paper brighter than the camera could show, every grey reads lighter
+# (a lamp over an overexposed board; glare over the middle leaves most of the paper unclipped)
 VEIL_NOISE = (0.06, 0.12)  # a lift under the first is no glare (plain holes differ that much
 # without any: the 99th percentile in the twin's frames without glare is under 0.07), over the
 # second all of it is
@@ -168,7 +171,9 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
         return none
     alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
-    lift = np.log(np.maximum(look[:, 2], 1e-3) / max(_unglared(look[:, 2], alike, usual[2]), 1e-3))
+    grey_most = _bare_grey_most(samples)
+    unglared = _unglared(look[:, 2], alike, usual[2], grey_most)
+    lift = np.log(np.maximum(look[:, 2], 1e-3) / max(unglared, 1e-3))
     lit_as_usual = alike & (np.abs(lift) <= PLAIN_SPREAD)
     if lit_as_usual.sum() < MIN_PLAIN:
         return none
@@ -183,7 +188,7 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     dimmed = _dimmed(plan, pick, plain_bgr, alike & (lift < 0.0))
     seen = lit_as_usual | glared
     lifted = hole if not glared.any() else _nearest_plain(plan, pick[seen], plain_bgr[seen])
-    floor = _floor(plain_bgr[lit_as_usual])
+    floor = _floor(plain_bgr[lit_as_usual], grey_most)
     unlifted = floor * mean3(plan.gain)
     near = _veil(lifted, floor, unlifted)
     veil = _veil(lifted, floor, unlifted, bgr_of(samples.centre.astype(np.float64)))
@@ -229,15 +234,23 @@ def _masked_median(values: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unglared(light: np.ndarray, alike: np.ndarray, usual: float) -> float:
+def _bare_grey_most(samples: SpaceLooks) -> float:
+    """How bright the bare plain grey can look against its paper in this photo: BARE_GREY_MOST,
+    or any brightness where the paper itself is clipped (its true white is unknown)."""
+    view = samples.view
+    clipped = view is not None and view.paper_clipped >= PAPER_CLIPPED_SHARE
+    return 1.0 if clipped else BARE_GREY_MOST
+
+
+def _unglared(light: np.ndarray, alike: np.ndarray, usual: float, grey_most: float) -> float:
     """The plain holes' brightness with no glare on them: their median (`usual`), unless
     that is brighter than a bare grey can look (glare lies over most of them): then the
     least lifted ones', when enough of them are seen (else the median: glare over the whole
     board). The holes lit so are the reference for every hole's print without glare; the
     glared ones say how much glare lies near them (the veil), not how the print looks."""
-    if usual <= BARE_GREY_MOST or alike.sum() < MIN_PLAIN:
+    if usual <= grey_most or alike.sum() < MIN_PLAIN:
         return usual
-    least = min(float(quantile(light[alike], VEIL_FLOOR)), BARE_GREY_MOST)
+    least = min(float(quantile(light[alike], VEIL_FLOOR)), grey_most)
     near = alike & (np.abs(np.log(np.maximum(light, 1e-3) / least)) <= PLAIN_SPREAD)
     return least if near.sum() >= MIN_PLAIN else usual
 
@@ -249,10 +262,10 @@ def _nearest_plain(plan: _PrintPlan, pick: np.ndarray, plain_bgr: np.ndarray) ->
     return median(plain_bgr[nearest], axis=1)
 
 
-def _floor(plain_bgr: np.ndarray) -> float:
+def _floor(plain_bgr: np.ndarray, grey_most: float) -> float:
     """The brightness of the plain print without glare: the least lifted of the plain holes,
     but never brighter than a bare grey can look (then glare lies over the whole board)."""
-    return min(float(quantile(mean3(plain_bgr), VEIL_FLOOR)), BARE_GREY_MOST)
+    return min(float(quantile(mean3(plain_bgr), VEIL_FLOOR)), grey_most)
 
 
 def _look_of(bgr: np.ndarray) -> np.ndarray:

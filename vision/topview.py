@@ -27,6 +27,7 @@ TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on s
 LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
 SPACE_CLEAR_MM = 2.5  # beyond the farthest reach of a token, its collar and its shadow
 PAPER_SIGMA_MM = 18.0  # how fast the paper's colour may change across the board
+PAPER_CLIPPED = 250  # a raw channel this bright is (near) the camera's ceiling
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
 PAPER_CAST_MAX = 0.25  # paper under a white-balance cast (+-15%) strays less than this from grey
 PAPER_WHITISH_SHARE = 0.1  # ... and while a tenth of the bare paper does, the rest is no paper
@@ -42,6 +43,7 @@ class TopView:
     valid: np.ndarray  # (H, W) bool: inside the camera frame
     ppm: float  # top-view pixels per board millimetre
     raw: np.ndarray  # (H, W, 3) uint8: the top view as the camera gave it (for glare)
+    paper_clipped: float = 0.0  # share of the bare paper where the camera saturated
 
 
 def reader_ppm(board: Board) -> float:
@@ -302,4 +304,11 @@ def top_view(
         raise ValueError(f"board {board.name!r}: too little of its paper is in view to read it")
     field = paper_field(top, mask, ppm, _whole_paper_on_grid(board, ppm) if whole else None)
     normalised = np.divide(top, field, out=field)  # the field is not needed after this
-    return TopView(normalised, valid, ppm, top)
+    return TopView(normalised, valid, ppm, top, clipped_share(top, mask))
+
+
+def clipped_share(top: np.ndarray, mask: np.ndarray) -> float:
+    """The share of the bare paper where some channel saturated: there the paper's true
+    brightness is unknown, and everything divided by it reads brighter than it is."""
+    paper = top[mask]
+    return float((paper.max(1) >= PAPER_CLIPPED).mean()) if len(paper) else 0.0
