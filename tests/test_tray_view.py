@@ -96,6 +96,38 @@ def test_a_one_a_little_out_of_focus_is_read_in_a_top_view(pip_radius, blur):
     assert [d.value for d in read_dice(img, die_px=48)] == [1]
 
 
+def test_a_grey_one_out_of_focus_is_read_where_nothing_lies_round_it():
+    """A one's pip of grey paint, blurred (twin aggravation dice 3/5: a real one declined at
+    0.49): no partner could have faded where none shows, not even faintly."""
+    img = _soft_die(1, 4.0, 140, 1.5)
+    assert [d.value for d in read_dice(img, die_px=48)] == [1]
+
+
+def _two_of_unlike_pips(first: int, second: int, blur: float, angle: float) -> np.ndarray:
+    """A tray's top view holding a two whose pips are painted in two greys."""
+    img = _tray()
+    body = (235, 240, 240)
+    draw_die(img, 2, (180, 90), 48, angle, pip=body)
+    t = np.deg2rad(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    for (gx, gy), grey in zip(LAYOUT[2], (first, second), strict=True):
+        x, y = rot @ (np.array([gx, gy]) * 48 * 0.27) + [180, 90]
+        cv2.circle(
+            img, (int(x * 16), int(y * 16)), 4 * 16, (grey,) * 3, -1, cv2.LINE_AA, 4
+        )  # fmt: skip
+    return cv2.GaussianBlur(img, (0, 0), blur)
+
+
+@pytest.mark.parametrize("second", [160, 180, 195, 210, 225])
+def test_a_faint_pip_beside_a_fainter_one_is_never_read_as_a_one(second):
+    """The same grey pip with a fainter partner a two's diagonal away, too faint for the pip
+    finder: a two read right or declined, never a one."""
+    for blur in (1.0, 1.5, 2.5):
+        for angle in (0, 20, 45):
+            img = _two_of_unlike_pips(140, second, blur, angle)
+            assert 1 not in [d.value for d in read_dice(img, die_px=48)], (blur, angle)
+
+
 @pytest.mark.parametrize("value", [2, 3, 5])
 def test_out_of_focus_faces_with_faint_pips_are_never_read_as_another_value(value):
     """A face whose pips fade with blur keeps its middle pip longest (a three's, a five's):

@@ -140,6 +140,11 @@ _FACE_HALF = 1.85
 # so faint (blurred) pips cost that face less confidence
 _DIP_CLEAN = 0.4
 _DIP_RELIEF = 0.15
+# ... and a lone pip's, held to more: nothing but its own layout vouches for a one
+_ONE_RING_CLEAN = 0.2
+_ONE_ALONE = 0.9  # ... and no other pip within this share of the die's side of it
+_PARTNER_CONTRAST = (6.0, 0.03)  # ... not even a faint one: grey levels, share of its body
+_PARTNER_SIZE = (0.5, 2.0)  # ... of about its size (radius against the lone pip's)
 
 
 def _check_image(image_bgr: np.ndarray) -> None:
@@ -875,6 +880,65 @@ def _empty_dip(
     return float((body - vals.min(1)).max() / max(depth, 1.0))
 
 
+# a lone pip's face may be turned any way: every other face's pips lie on two circles round
+# its middle, at the grid's spacing (a six's middle pair) and at its diagonal (the corners)
+_RING_RADII = (1.0, float(np.sqrt(2.0)))
+_RING_ANGLES = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
+_RING_SPOTS = np.concatenate(
+    [r * np.stack([np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)], 1) for r in _RING_RADII]
+)
+
+
+def _lone_pip_clear(
+    grey: np.ndarray,
+    p: Pip,
+    pips: list[Pip],
+    centre: np.ndarray,
+    inv: np.ndarray,
+    a: float,
+    config: DiceConfig,
+) -> bool:
+    """A lone pip in a view square to the table is a one's, faint or not, when no other pip
+    lies within a die's reach of it (a two's partner lies 0.76 of the die's side away) and
+    the circles where any other face's pips would lie round it are bare body."""
+    reach = _ONE_ALONE * float(config.square_die_px or 0.0)
+    if any(q is not p and np.hypot(q.x - p.x, q.y - p.y) < reach for q in pips):
+        return False
+    return _ring_dip(grey, p, centre, inv, a) < _ONE_RING_CLEAN and not _faint_partner(
+        grey, p, reach
+    )
+
+
+def _faint_partner(grey: np.ndarray, p: Pip, reach: float) -> bool:
+    """Is there a round blob of about the pip's size within ``reach`` of it, however faint
+    (far below a pip's contrast)? Blur and light that fade one pip may fade its partner
+    further: a two whose other pip the pip finder missed is no one."""
+    half = int(np.ceil(reach + 2 * p.radius))
+    x0, y0 = max(int(p.x) - half, 0), max(int(p.y) - half, 0)
+    crop = grey[y0 : int(p.y) + half + 1, x0 : int(p.x) + half + 1]
+    max_r = max(3, int(np.ceil(_PARTNER_SIZE[1] * p.radius)))
+    for q in find_pips(crop, max_r, min_contrast=_PARTNER_CONTRAST[0],
+                       rel_contrast=_PARTNER_CONTRAST[1]):  # fmt: skip
+        d = np.hypot(q.x + x0 - p.x, q.y + y0 - p.y)
+        if (
+            p.radius < d < reach
+            and _PARTNER_SIZE[0] * p.radius <= q.radius <= _PARTNER_SIZE[1] * p.radius
+            and q.elongation <= _SQUARE_PIP_ELONGATION
+        ):
+            return True
+    return False
+
+
+def _ring_dip(grey: np.ndarray, p: Pip, centre: np.ndarray, inv: np.ndarray, a: float) -> float:
+    """A one's `_empty_dip`: how dark the circles where any other face's pips would lie get,
+    as a fraction of the pip's own contrast. Where they are bare body, a faint (blurred) lone
+    pip lost no partner: it is a one, held to no stricter darkness than a clean two's."""
+    vals = sample_at(grey, face_to_image(_RING_SPOTS * a, centre, inv, 0.0))
+    if np.any(vals < 0):
+        return 1.0
+    return float((p.body - vals.min()) / max(p.contrast, 1.0))
+
+
 def _unit(v: float) -> float:
     """``v`` held to 0..1 (``float(np.clip(v, 0, 1))``, without its overhead: a face's
     confidence is made of five such terms)."""
@@ -1006,6 +1070,8 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
     lo = config.sharp_contrast - (0.2 if k <= 2 else 0.25 if k < 6 else 0.35)
     if 2 <= k <= 5 and _empty_dip(grey, ps, centre, inv, a, ang, lay) < _DIP_CLEAN:
+        lo -= _DIP_RELIEF
+    elif k == 1 and square and _lone_pip_clear(grey, ps[0], pips, centre, inv, a, config):
         lo -= _DIP_RELIEF
     darkness = contrast
     if k == 1 and square:
