@@ -103,6 +103,21 @@ def test_a_grey_one_out_of_focus_is_read_where_nothing_lies_round_it():
     assert [d.value for d in read_dice(img, die_px=48)] == [1]
 
 
+@pytest.mark.parametrize("angle", [0, 20])
+def test_a_grey_one_out_of_focus_is_read_beside_its_shaded_side_face(angle):
+    """Its side face's pips, on the shade below it, are on another plane: no partner of the
+    one's (twin manipulation dice 3/6: a real one declined at 0.51)."""
+    img = _tray()
+    x, y = 180, 80
+    cv2.rectangle(img, (x - 24, y + 25), (x + 24, y + 42), (150, 150, 150), -1, cv2.LINE_AA)
+    for gx in (-1, 1):
+        cv2.ellipse(img, (x + gx * 13, y + 33), (4, 3), 0, 0, 360, (100, 100, 100), -1)
+    draw_die(img, 1, (x, y), 48, angle, pip=(235, 240, 240))
+    cv2.circle(img, (x * 16, y * 16), 4 * 16, (140, 140, 140), -1, cv2.LINE_AA, 4)
+    img = cv2.GaussianBlur(img, (0, 0), 1.5)
+    assert [d.value for d in read_dice(img, die_px=48)] == [1]
+
+
 def _two_of_unlike_pips(first: int, second: int, blur: float, angle: float) -> np.ndarray:
     """A tray's top view holding a two whose pips are painted in two greys."""
     img = _tray()

@@ -145,6 +145,7 @@ _ONE_RING_CLEAN = 0.2
 _ONE_ALONE = 0.9  # ... and no other pip within this share of the die's side of it
 _PARTNER_CONTRAST = (6.0, 0.03)  # ... not even a faint one: grey levels, share of its body
 _PARTNER_SIZE = (0.5, 2.0)  # ... of about its size (radius against the lone pip's)
+_PARTNER_BODY = 0.15  # ... on a body about as bright (a side face's shade is another plane)
 
 
 def _check_image(image_bgr: np.ndarray) -> None:
@@ -902,7 +903,9 @@ def _lone_pip_clear(
     lies within a die's reach of it (a two's partner lies 0.76 of the die's side away) and
     the circles where any other face's pips would lie round it are bare body."""
     reach = _ONE_ALONE * float(config.square_die_px or 0.0)
-    if any(q is not p and np.hypot(q.x - p.x, q.y - p.y) < reach for q in pips):
+    if any(
+        q is not p and np.hypot(q.x - p.x, q.y - p.y) < reach and _same_body(p, q) for q in pips
+    ):
         return False
     return _ring_dip(grey, p, centre, inv, a) < _ONE_RING_CLEAN and not _faint_partner(
         grey, p, reach
@@ -924,9 +927,15 @@ def _faint_partner(grey: np.ndarray, p: Pip, reach: float) -> bool:
             p.radius < d < reach
             and _PARTNER_SIZE[0] * p.radius <= q.radius <= _PARTNER_SIZE[1] * p.radius
             and q.elongation <= _SQUARE_PIP_ELONGATION
+            and _same_body(p, q)
         ):
             return True
     return False
+
+
+def _same_body(p: Pip, q: Pip) -> bool:
+    """Do two pips lie on bodies about as bright (one face: a side face is shaded)?"""
+    return abs(q.body - p.body) <= _PARTNER_BODY * max(p.body, 1.0)
 
 
 def _ring_dip(grey: np.ndarray, p: Pip, centre: np.ndarray, inv: np.ndarray, a: float) -> float:
