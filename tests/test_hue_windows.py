@@ -102,3 +102,16 @@ def test_a_set_between_two_palette_windows_is_found_once_its_neighbour_has_gathe
     # with no set of blue's own to bound it, the teal group moves nothing
     win, alone = _windows_for(teals)
     assert not alone.member[green, _bin(182.5)]
+
+
+def test_a_set_nearer_a_gathered_neighbours_hue_than_its_own_is_still_its_own():
+    """Teal green marbles at 177.5 with blue's own set gathered right at blue's prototype
+    (twin aggravation issue14 9500/16: nine green marbles unclear): 177.5 lies nearer blue's
+    hue than green's, but beyond blue's gathered window; among the colours that gathered
+    nowhere, green's prototype is the nearest, so the teal set is green's."""
+    teals = [177.5] * 6 + [182.5]
+    win, seen = _windows_for(teals + [217.5, 222.5, 217.5, 217.5, 222.5])
+    green, blue = win.colours.index("green"), win.colours.index("blue")
+    for hue in (177.5, 182.5):
+        assert seen.member[green, _bin(hue)] and not seen.member[blue, _bin(hue)]
+    assert seen.member[blue, _bin(217.5)] and not seen.member[green, _bin(217.5)]

@@ -111,11 +111,20 @@ def _second_look(
     owner_k: np.ndarray,
 ) -> None:
     """A teal green set half in blue's palette window and half in nobody's gathers nowhere
-    at first; once blue's own set has drawn blue's window round itself, green's window reaches
-    the teal set, and green's hue moves there (in place; only colours that did not move)."""
-    member = hue_member(hues, reach)
-    for k in np.flatnonzero(reach == REACH):
-        mine = HUE_CENTRES[best[clear & member[k][best] & (owner_k != k)]]
+    at first. Once the colours whose sets did gather have drawn their windows round them, the
+    clear tokens outside those windows are the other colours' to look at again: each such
+    colour takes the hues nearer its prototype than any other such colour's (within
+    PHOTO_HUE_LEND of it), and moves its hue to where its tokens there gather (in place)."""
+    moved = reach < REACH
+    if not moved.any() or moved.all():
+        return
+    claimed = hue_member(hues, reach)[moved].any(0)
+    still = np.flatnonzero(~moved)
+    gaps = hue_gap(HUE_CENTRES[None, :], hues[still][:, None])  # (unmoved colours, bins)
+    for row, k in enumerate(still):
+        nearest = (gaps[row][None, :] < np.delete(gaps, row, 0)).all(0)
+        bins = ~claimed & nearest & (gaps[row] <= PHOTO_HUE_LEND)
+        mine = HUE_CENTRES[best[clear & bins[best] & (owner_k != k)]]
         if len(mine) < PHOTO_HUE_MIN_TOKENS:
             continue
         centre = gathered_hue(mine)
