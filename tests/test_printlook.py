@@ -216,8 +216,11 @@ def test_a_bright_grey_is_glare_unless_the_paper_itself_clipped():
     assert (tint < 0.75 * np.hypot(glared.bare[seat, 0], glared.bare[seat, 1])).all()
 
     def view(clipped: float) -> TopView:
-        blank = np.zeros((2, 2, 3), np.float32)
-        return TopView(blank, np.ones((2, 2), bool), 1.0, blank.astype(np.uint8), clipped)
+        """A top view whose bare paper is clipped on this share of its pixels."""
+        blank = np.zeros((20, 20, 3), np.float32)
+        raw = np.full((20, 20, 3), 220, np.uint8)
+        raw.reshape(-1, 3)[: int(round(clipped * 400)), 1] = 255
+        return TopView(blank, np.ones((20, 20), bool), 1.0, raw, np.ones((20, 20), bool))
 
     clipped = predicted_prints(dataclasses.replace(looks, view=view(0.9)), board)
     assert clipped.veil.max() < 0.05

@@ -12,8 +12,8 @@ in every channel, everywhere on the board.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -43,7 +43,17 @@ class TopView:
     valid: np.ndarray  # (H, W) bool: inside the camera frame
     ppm: float  # top-view pixels per board millimetre
     raw: np.ndarray  # (H, W, 3) uint8: the top view as the camera gave it (for glare)
-    paper_clipped: float = 0.0  # share of the bare paper where the camera saturated
+    paper: np.ndarray | None = field(default=None, repr=False, compare=False)  # (H, W) bool:
+    # the bare paper the view was normalised by
+
+    @cached_property
+    def paper_clipped(self) -> float:
+        """The share of the bare paper where the camera saturated (every other pixel: a
+        share, not a count), worked out only when asked: only a photo whose plain print
+        reads brighter than print can look asks."""
+        if self.paper is None:
+            return 0.0
+        return clipped_share(self.raw[::2, ::2], self.paper[::2, ::2])
 
 
 def reader_ppm(board: Board) -> float:
@@ -304,7 +314,7 @@ def top_view(
         raise ValueError(f"board {board.name!r}: too little of its paper is in view to read it")
     field = paper_field(top, mask, ppm, _whole_paper_on_grid(board, ppm) if whole else None)
     normalised = np.divide(top, field, out=field)  # the field is not needed after this
-    return TopView(normalised, valid, ppm, top, clipped_share(top, mask))
+    return TopView(normalised, valid, ppm, top, mask)
 
 
 def clipped_share(top: np.ndarray, mask: np.ndarray) -> float:
