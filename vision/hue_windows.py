@@ -41,6 +41,8 @@ class HueWindows:
     colours: tuple[str, ...]
     member: np.ndarray  # (K, HUE_BINS) bool
     hues: np.ndarray  # (K,) degrees
+    gathered: np.ndarray | None = None  # (K,) bool: the hue is where this photo's clear
+    # tokens of that colour gather (None: the prototypes' hues, no photo looked at)
 
 
 def prototype_windows(colours: tuple[str, ...], cal: Calibration | None) -> HueWindows:
@@ -99,7 +101,7 @@ def photo_windows(
     if np.array_equal(hues, win.hues) and (reach == REACH).all():
         return win
     _second_look(hues, reach, peaks, best, clear, owner_k)
-    return HueWindows(win.colours, hue_member(hues, reach), hues)
+    return HueWindows(win.colours, hue_member(hues, reach), hues, reach < REACH)
 
 
 def _second_look(

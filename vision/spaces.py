@@ -38,6 +38,7 @@ from vision.hue_windows import HueWindows, photo_windows, prototype_windows
 from vision.lens import Lens
 from vision.print_beside import print_beside_tokens
 from vision.printlook import MIN_PLAIN, PLAIN_QUIET, check_print, predicted_prints, tint_level
+from vision.seat_hue import hue_told_tokens
 from vision.seat_peers import read_by_peers
 from vision.seen_tint import as_pale_as, in_seen_hue, pale_tints, seen_tints
 from vision.standout import standout_tokens
@@ -547,6 +548,13 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
         stray, lift, against_plain, of_its_set,
     )  # fmt: skip
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], covered[owned])
+    # or a dark one in its hole, as even as the print, told by the set's own hue
+    set_hue = np.where(win.gathered, win.hues, np.nan) if win.gathered is not None else None
+    if set_hue is not None:
+        told = hue_told_tokens(
+            samples, board, owner_k, set_hue, token_levels, own, hole_like, others, stray
+        )
+        token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], told[owned])
     # or one smaller than its hole, with the hole's own bare print seen beside it
     unread = (owner_k >= 0) & (_at_seat(token, owner_k) < 0.5)
     beside_print = print_beside_tokens(
