@@ -195,12 +195,14 @@ def test_masked_median_is_each_rows_median(seed):
     assert np.allclose(_masked_median(values, masks), want, rtol=0, atol=1e-12)
 
 
-def test_a_bright_grey_is_glare_unless_the_paper_itself_clipped():
+def test_a_bright_grey_is_glare_unless_the_camera_overexposed_the_board():
     """Plain holes far brighter against their paper than a printed grey can look are glare
     over the board, and the seats' tints are predicted washed; but where the camera clipped
-    the paper itself (an overexposed board under a lamp: twin playground-battles issue14
-    7900/6), the paper's white is unknown and every grey reads lighter: no glare is taken,
-    and the tints are predicted as bright as they are (they were all unclear)."""
+    the paper itself, the plain holes are lifted evenly and the markers' black is as dark as
+    ever (an overexposed board under a lamp: twin playground-battles issue14 7900/6), the
+    paper's white is unknown and every grey reads lighter against it: no glare is taken, and
+    the tints are predicted as colourful as they are (they were all unclear). Glare with the
+    paper clipped too lifts the markers' black (twin all 10300/0 and /8)."""
     import dataclasses
 
     from vision.printlook import predicted_prints
@@ -215,15 +217,28 @@ def test_a_bright_grey_is_glare_unless_the_paper_itself_clipped():
     tint = np.hypot(glared.veiled[seat, 0], glared.veiled[seat, 1])
     assert (tint < 0.75 * np.hypot(glared.bare[seat, 0], glared.bare[seat, 1])).all()
 
-    def view(clipped: float) -> TopView:
-        """A top view whose bare paper is clipped on this share of its pixels."""
-        blank = np.zeros((20, 20, 3), np.float32)
-        raw = np.full((20, 20, 3), 220, np.uint8)
-        raw.reshape(-1, 3)[: int(round(clipped * 400)), 1] = 255
-        return TopView(blank, np.ones((20, 20), bool), 1.0, raw, np.ones((20, 20), bool))
+    def seen(clipped: float, ink: float):
+        """The looks with a top view (1 px per mm) whose bare paper is clipped on this share
+        of its pixels and whose markers' black reads `ink` against the paper."""
+        h, w = int(board.height), int(board.width)
+        image = np.ones((h, w, 3), np.float32)
+        for corners in board.marker_squares().values():
+            (x0, y0), (x1, y1) = corners[0], corners[2]
+            image[int(y0) : int(y1), int(x0) : int(x1)] = ink
+        raw = np.full((h, w, 3), 220, np.uint8)
+        raw.reshape(-1, 3)[: int(round(clipped * h * w)), 1] = 255
+        view = TopView(image, np.ones((h, w), bool), 1.0, raw, np.ones((h, w), bool))
+        return dataclasses.replace(looks, view=view, board=board)
 
-    clipped = predicted_prints(dataclasses.replace(looks, view=view(0.9)), board)
-    assert clipped.veil.max() < 0.05
-    assert np.allclose(clipped.veiled[seat], clipped.bare[seat])
-    half = predicted_prints(dataclasses.replace(looks, view=view(0.3)), board)
-    assert np.allclose(half.veil, glared.veil)  # (glare over the middle clips little paper)
+    overexposed = predicted_prints(seen(0.9, 0.08), board)
+    assert overexposed.veil.max() < 0.05
+    assert np.allclose(overexposed.veiled[seat], overexposed.bare[seat])
+    for clipped, ink in ((0.3, 0.08), (0.9, 0.5)):  # little paper clipped; the black lifted
+        assert np.allclose(predicted_prints(seen(clipped, ink), board).veil, glared.veil)
+    # and glare is patchy: plain holes lifted unevenly are glare, whatever the paper and ink
+    plain = np.flatnonzero(~seat)
+    looks.centre[plain[::2], 2] = 0.64
+    looks.centre[plain[1::2], 2] = 0.9
+    patchy = predicted_prints(looks, board).veil
+    assert patchy.max() > 0.1
+    assert np.allclose(predicted_prints(seen(0.9, 0.08), board).veil, patchy)

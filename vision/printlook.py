@@ -22,7 +22,7 @@ from rules.printing import HOLE_RGB, TINT_SHARE
 from vision.confidence import ramp
 from vision.exact import mean3, median, quantile
 from vision.tokens import SpaceLooks, chroma
-from vision.topview import nearest_spacing
+from vision.topview import marker_ink, nearest_spacing
 
 PLAIN_QUIET = 0.2  # a plain hole with more chroma than this anywhere in its cell may hold a token
 MIN_PLAIN = 4  # fewer quiet plain holes than this give no reference
@@ -45,7 +45,10 @@ BARE_GREY_MOST = 0.6  # the plain grey is printed at 44% of the paper's white (H
 # camera shows it brighter than this against its paper, unless glare lifts it ...
 PAPER_CLIPPED_SHARE = 0.5  # ... or the camera saturated on this share of the bare paper at
 # least: divided by a paper brighter than the camera could show, every grey reads lighter
-# (a lamp over an overexposed board; glare over the middle leaves most of the paper unclipped)
+# (an overexposed board under a lamp) ...
+EVEN_LIFT = 0.1  # ... and the middle half of the plain holes lie within this (log ratio) ...
+INK_DARK = 0.25  # ... and the markers' printed black is no lighter than this against the paper
+# (0.01-0.13 unglared in the twin's photos; glare over a marker lifts it to 0.3-0.7)
 VEIL_NOISE = (0.06, 0.12)  # a lift under the first is no glare (plain holes differ that much
 # without any: the 99th percentile in the twin's frames without glare is under 0.07), over the
 # second all of it is
@@ -171,7 +174,9 @@ def predicted_prints(samples: SpaceLooks, board: Board) -> PrintLooks:
     if np.hypot(usual[0], usual[1]) > PLAIN_GREY:  # most plain holes hold tokens: no grey seen
         return none
     alike = np.hypot(*(look[:, :2] - usual[:2]).T) <= PLAIN_ALIKE
-    grey_most = _bare_grey_most(samples)
+    grey_most = BARE_GREY_MOST
+    if usual[2] > BARE_GREY_MOST and _overexposed(samples, look[:, 2], alike):
+        grey_most = 1.0
     unglared = _unglared(look[:, 2], alike, usual[2], grey_most)
     lift = np.log(np.maximum(look[:, 2], 1e-3) / max(unglared, 1e-3))
     lit_as_usual = alike & (np.abs(lift) <= PLAIN_SPREAD)
@@ -234,12 +239,22 @@ def _masked_median(values: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bare_grey_most(samples: SpaceLooks) -> float:
-    """How bright the bare plain grey can look against its paper in this photo: BARE_GREY_MOST,
-    or any brightness where the paper itself is clipped (its true white is unknown)."""
-    view = samples.view
-    clipped = view is not None and view.paper_clipped >= PAPER_CLIPPED_SHARE
-    return 1.0 if clipped else BARE_GREY_MOST
+def _overexposed(samples: SpaceLooks, light: np.ndarray, alike: np.ndarray) -> bool:
+    """Is a plain grey brighter than print can look the camera's doing rather than glare's?
+    So where the paper itself is clipped over most of the board (its true white is unknown,
+    and every grey reads lighter against it), the plain holes are lifted evenly (glare is
+    patchy: its holes spread far apart) and the printed black of the corner markers is as dark
+    as ever (glare lifts the black as it lifts the grey; a clipped paper does not)."""
+    view, board = samples.view, samples.board
+    if view is None or board is None or view.paper_clipped < PAPER_CLIPPED_SHARE:
+        return False
+    lit = light[alike]
+    if len(lit) < MIN_PLAIN:
+        return False
+    low, high = float(quantile(lit, 0.25)), float(quantile(lit, 0.75))
+    if np.log(max(high, 1e-3) / max(low, 1e-3)) > EVEN_LIFT:
+        return False
+    return marker_ink(view, board) <= INK_DARK
 
 
 def _unglared(light: np.ndarray, alike: np.ndarray, usual: float, grey_most: float) -> float:

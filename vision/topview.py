@@ -27,6 +27,7 @@ TOKEN_PX = 5.0  # a token's radius in the top view (a contest half's radius on s
 LINK_CLEAR_MM = 1.8  # paper this close to a printed line is not used as white reference
 SPACE_CLEAR_MM = 2.5  # beyond the farthest reach of a token, its collar and its shadow
 PAPER_SIGMA_MM = 18.0  # how fast the paper's colour may change across the board
+MARKER_CELLS = 6  # an ArUco 4x4 marker with its black border: 6 cells a side
 PAPER_CLIPPED = 250  # a raw channel this bright is (near) the camera's ceiling
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
 PAPER_CAST_MAX = 0.25  # paper under a white-balance cast (+-15%) strays less than this from grey
@@ -322,3 +323,26 @@ def clipped_share(top: np.ndarray, mask: np.ndarray) -> float:
     brightness is unknown, and everything divided by it reads brighter than it is."""
     paper = top[mask]
     return float((paper.max(1) >= PAPER_CLIPPED).mean()) if len(paper) else 0.0
+
+
+def marker_ink(view: TopView, board: Board) -> float:
+    """How light the corner markers' printed black border reads against the paper (the
+    median over the markers in view of their border's median; nan where none is): a
+    black that glare has not lifted reads about 0.1."""
+    image, valid, ppm = view.image, view.valid, view.ppm
+    h, w = valid.shape
+    levels = []
+    for corners in board.marker_squares().values():
+        (x0, y0), (x1, y1) = corners[0], corners[2]
+        cell = (x1 - x0) / MARKER_CELLS
+        ys, xs = np.mgrid[
+            max(int((y0 + cell / 4) * ppm), 0) : min(int((y1 - cell / 4) * ppm), h),
+            max(int((x0 + cell / 4) * ppm), 0) : min(int((x1 - cell / 4) * ppm), w),
+        ]
+        # the border cell's middle band only: the code's cells inside are black or white
+        inner = (xs > (x0 + 0.75 * cell) * ppm) & (xs < (x1 - 0.75 * cell) * ppm)
+        inner &= (ys > (y0 + 0.75 * cell) * ppm) & (ys < (y1 - 0.75 * cell) * ppm)
+        ring = ~inner & valid[ys, xs]
+        if ring.sum() >= 8:
+            levels.append(float(median(mean3(image[ys[ring], xs[ring]]))))
+    return float(median(np.array(levels))) if levels else float("nan")
