@@ -107,3 +107,22 @@ def test_the_share_of_clipped_paper_counts_only_the_bare_paper():
     mask[3, 3] = False
     assert topview.clipped_share(top, mask) == pytest.approx(8 / 15)
     assert topview.clipped_share(top, np.zeros((4, 4), bool)) == 0.0
+
+
+def test_the_markers_ink_is_read_from_their_black_border_in_view():
+    import rules
+
+    board = rules.get("manji").board
+    h, w = int(board.height), int(board.width)
+    image = np.ones((h, w, 3), np.float32)
+    for corners in board.marker_squares().values():
+        (x0, y0), (x1, y1) = corners[0], corners[2]
+        image[int(y0) : int(y1), int(x0) : int(x1)] = 0.1
+        image[int(y0) + 8 : int(y1) - 8, int(x0) + 8 : int(x1) - 8] = 1.0  # white code cells
+    valid = np.ones((h, w), bool)
+    view = topview.TopView(image, valid, 1.0, np.zeros((h, w, 3), np.uint8))
+    assert topview.marker_ink(view, board) == pytest.approx(0.1, abs=0.01)
+    lifted = topview.TopView(image * 0 + 0.5, valid, 1.0, view.raw)
+    assert topview.marker_ink(lifted, board) == pytest.approx(0.5, abs=0.01)
+    unseen = topview.TopView(image, np.zeros((h, w), bool), 1.0, view.raw)
+    assert np.isnan(topview.marker_ink(unseen, board))
