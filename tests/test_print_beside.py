@@ -153,3 +153,13 @@ def test_pale_lavender_stands_on_blues_dark_slate_row_are_read():
     for sid in ("c8", "f8"):
         assert truth["placement"][sid] == "blue" and obs.spaces[sid][0] == "blue", sid
     assert not misread(obs.spaces, truth["placement"])
+
+
+def test_a_bare_hole_lit_brighter_than_its_prediction_is_no_pale_stand():
+    """Twin photo (10500, 4), every condition at once: a bare hole of blue's back row lit 1.3
+    times the brightness the plain holes predict (a shadow's edge between them) was read as a
+    pale blue stand, sure; the seat's bare holes beside it show the print that bright."""
+    obs, truth = read_twin("playground-battles", 10500, 4, "all")
+    assert truth["placement"].get("j8") is None
+    assert obs.spaces["j8"][0] != "blue"
+    assert not misread(obs.spaces, truth["placement"])

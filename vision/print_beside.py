@@ -26,6 +26,7 @@ import numpy as np
 
 from rules.geometry import Board
 from vision.confidence import ramp
+from vision.printlook import nearby_seat_holes
 from vision.standout import washed_share
 from vision.tokens import SpaceLooks
 
@@ -57,6 +58,7 @@ def print_beside_tokens(
     others: np.ndarray,
     stray: np.ndarray,
     lift: np.ndarray,
+    bare_shown: np.ndarray | None = None,
 ) -> np.ndarray:
     """(N,) how surely a token of its seat's colour lies on each seat's hole, told by the
     hole's own bare print beside it, or by a pale stand's brightness over it (0 on plain
@@ -66,7 +68,8 @@ def print_beside_tokens(
     bare look as this photo's plain holes predict it (nan where none is); `asked`: (N,) bool,
     the holes to look at (those not read yet); `others`: the strongest colour of another
     candidate in each cell; `stray`: of no candidate; `lift`: how much glare lifts the plain
-    holes nearest each space over the photo's unglared print (log ratio). Only on boards
+    holes nearest each space over the photo's unglared print (log ratio); `bare_shown`: (N,)
+    bool, the holes that show their bare print (None: none known). Only on boards
     whose tokens are no wider than their holes (elsewhere a token covers its hole, and a bare
     hole's print is no even tint: a grey middle in a tinted ring showed the split as a token
     would)."""
@@ -97,9 +100,30 @@ def print_beside_tokens(
             ramp(plain / printed, *AS_PRINT),
         ]
     )
-    pale = _pale_stands(samples, owner_k, hue, bare_print[:, 2], spaces, along, light, lift)
+    print_light = _as_bright_as_bare_mates(samples, board, bare_print[:, 2], bare_shown)
+    pale = _pale_stands(samples, owner_k, hue, print_light, spaces, along, light, lift)
     sure[spaces] = np.maximum(sure[spaces], pale)
     return sure
+
+
+def _as_bright_as_bare_mates(
+    samples: SpaceLooks, board: Board, print_light: np.ndarray, bare_shown: np.ndarray | None
+) -> np.ndarray:
+    """(N,) each hole's print brightness as the plain holes predict it, or as bright as the
+    seat's holes nearby that show their bare print, if brighter: a lamp's patch or a shadow's
+    edge between a hole and the plain holes it is predicted from lit a bare hole 1.3 times its
+    prediction, as a pale stand is (twin playground-battles all 10500/4: read blue, sure)."""
+    if bare_shown is None or not bare_shown.any():
+        return print_light
+    near = nearby_seat_holes(board)
+    out = print_light.copy()
+    light = samples.centre[:, 2]
+    for i in np.flatnonzero(samples.valid & near.any(1)):
+        mates = near[i] & bare_shown & samples.valid
+        mates[i] = False
+        if mates.any():
+            out[i] = np.fmax(out[i], float(np.median(light[mates])))
+    return out
 
 
 def _pale_stands(

@@ -558,7 +558,7 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     # or one smaller than its hole, with the hole's own bare print seen beside it
     unread = (owner_k >= 0) & (_at_seat(token, owner_k) < 0.5)
     beside_print = print_beside_tokens(
-        samples, board, owner_k, seat_hue, bare_want, unread, others, stray, lift
+        samples, board, owner_k, seat_hue, bare_want, unread, others, stray, lift, printed.shows
     )
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], beside_print[owned])
     stands = np.flatnonzero((token >= 0.5).any(1))
