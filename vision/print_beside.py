@@ -100,25 +100,30 @@ def print_beside_tokens(
             ramp(plain / printed, *AS_PRINT),
         ]
     )
-    print_light = _as_bright_as_bare_mates(samples, board, bare_print[:, 2], bare_shown)
+    print_light = _as_bright_as_bare_mates(samples, board, bare_print[:, 2], bare_shown, spaces)
     pale = _pale_stands(samples, owner_k, hue, print_light, spaces, along, light, lift)
     sure[spaces] = np.maximum(sure[spaces], pale)
     return sure
 
 
 def _as_bright_as_bare_mates(
-    samples: SpaceLooks, board: Board, print_light: np.ndarray, bare_shown: np.ndarray | None
+    samples: SpaceLooks,
+    board: Board,
+    print_light: np.ndarray,
+    bare_shown: np.ndarray | None,
+    spaces: np.ndarray,
 ) -> np.ndarray:
-    """(N,) each hole's print brightness as the plain holes predict it, or as bright as the
-    seat's holes nearby that show their bare print, if brighter: a lamp's patch or a shadow's
-    edge between a hole and the plain holes it is predicted from lit a bare hole 1.3 times its
-    prediction, as a pale stand is (twin playground-battles all 10500/4: read blue, sure)."""
+    """(N,) each hole's print brightness as the plain holes predict it, or, for `spaces`, as
+    bright as the seat's holes nearby that show their bare print, if brighter: a lamp's patch
+    or a shadow's edge between a hole and the plain holes it is predicted from lit a bare hole
+    1.3 times its prediction, as a pale stand is (twin playground-battles all 10500/4: read
+    blue, sure)."""
     if bare_shown is None or not bare_shown.any():
         return print_light
     near = nearby_seat_holes(board)
     out = print_light.copy()
     light = samples.centre[:, 2]
-    for i in np.flatnonzero(samples.valid & near.any(1)):
+    for i in spaces:
         mates = near[i] & bare_shown & samples.valid
         mates[i] = False
         if mates.any():

@@ -23,7 +23,7 @@ from rules.geometry import Board
 from vision.exact import median
 from vision.printlook import nearby_seat_holes
 from vision.standout import BARE_HOLE, QUIET_OTHERS, QUIET_STRAY, UNSATURATED, washed_share
-from vision.tokens import SpaceLooks, hue_gap
+from vision.tokens import SpaceLooks, hue_deg, hue_gap
 
 HUE_APART = 12.0  # degrees: the set's hue and its bare print's in this photo, at least
 NEAR_SET = 6.0  # a hole's middle this near the set's hue ...
@@ -55,8 +55,7 @@ def hue_told_tokens(
     seat = owner_k >= 0
     if not seat.any():
         return told
-    cx, cy = samples.centre[:, 0], samples.centre[:, 1]
-    hue = np.degrees(np.arctan2(cy, cx)) % 360.0
+    hue = hue_deg(samples.centre[:, 0], samples.centre[:, 1])
     bare = samples.valid & seat & (hole_like >= BARE_HOLE) & (others < QUIET_OTHERS)
     k_of = np.maximum(owner_k, 0)
     candidate = (

@@ -549,8 +549,8 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     )  # fmt: skip
     token[owned, owner_k[owned]] = np.maximum(token[owned, owner_k[owned]], covered[owned])
     # or a dark one in its hole, as even as the print, told by the set's own hue
-    set_hue = np.where(win.gathered, win.hues, np.nan) if win.gathered is not None else None
-    if set_hue is not None:
+    if win.gathered is not None:
+        set_hue = np.where(win.gathered, win.hues, np.nan)
         told = hue_told_tokens(
             samples, board, owner_k, set_hue, token_levels, own, hole_like, others, stray
         )
