@@ -285,7 +285,14 @@ def _fine_die(value: int, pip_radius: float, pip_grey: int, blur: float, angle: 
 
 @pytest.mark.parametrize(
     "pip_radius, pip_grey, blur, angle",
-    [(2.5, 100, 1.3, 20), (2.8, 100, 1.3, 20), (2.8, 100, 1.6, 35), (2.8, 130, 1.0, 35)],
+    [
+        (2.2, 100, 1.0, 0),
+        (2.2, 100, 1.0, 35),
+        (2.5, 100, 1.3, 20),
+        (2.8, 100, 1.3, 20),
+        (2.8, 100, 1.6, 35),
+        (2.8, 130, 1.0, 35),
+    ],
 )
 def test_a_six_of_fine_faint_pips_is_read_in_a_top_view(pip_radius, pip_grey, blur, angle):
     """Six pips a few pixels across, grey and a little blurred, wide apart for their size:

@@ -267,9 +267,11 @@ MIN_DIE_PX = 26.0
 # of the expected die side (a part of a face read as a smaller face turned by 45 degrees,
 # two pips of a four as a two, spans 0.7 of it)
 DIE_SIZE_TOLERANCE = (0.85, 1.3)
-# in such a view a face's pip grid half-spacing may be up to this many pip radii (dice with
-# fine pips: 0.08 of the side, 0.3 out); the face's size must still match the die's
-SQUARE_SPACING_MAX = 5.6
+# in such a view a face's pip grid half-spacing may be up to this many pip radii: the face's
+# size must still match the die's, and each pip be of a die's size (_SQUARE_PIP_LEAST), so
+# this bounds nothing those do not; dice with fine pips set wide (pips 0.07 of the side
+# across, rows 0.31 of it apart: real sixes cut for the twin) reach 6.5
+SQUARE_SPACING_MAX = 7.0
 # how far off a pip's middle is found by itself, in pixels of the working view
 PIP_JITTER_PX = 0.35
 # ... and in a photo of one die filling the frame (its size is only roughly known)
@@ -535,14 +537,15 @@ def _within_big_pip(face: dict, big: list[Pip]) -> bool:
 
 
 # ... each pip at most this elongated, and with a radius of at least this fraction of the
-# die's side (dice have pips of 0.07 to 0.15 of it)
+# die's side (dice have pips of 0.07 to 0.15 of it across; 0.045 before stop 42 left out
+# the finest, a real six's pips found at 1.8-2.1 px radius at 48 px per die)
 _SQUARE_PIP_ELONGATION = 1.8
 # ... where a top face's pips are all round and of one size, the one at the die's shaded,
 # blurred edge comes out a little smaller: in a tray's view such pips may still be grouped
 # as one face's (a three's corner pip, 0.83 of the others' radius, was left out, and the
 # die was not read); the face's fit then checks their layout
 SQUARE_GROUP_SHAPE_TOL = 2.0
-_SQUARE_PIP_LEAST = 0.045
+_SQUARE_PIP_LEAST = 0.035
 
 
 def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: float) -> bool:
