@@ -36,13 +36,17 @@ def judge(game: rules.game.Game | Any, truth: dict, reading: dict) -> dict[str, 
     n = Counter()
     misses = []
     spaces = reading.get("spaces") or {}
+    hidden_by_hand = set(truth.get("hidden_by_hand", ()))
     for space in game.board.spaces:
         want = truth["placement"].get(space.id)
         got = spaces.get(space.id, {}).get("colour", UNKNOWN) if reading["located"] else UNKNOWN
+        hidden = space.id in hidden_by_hand
         n["spaces"] += 1
         n["tokens"] += want is not None
+        n["hidden_by_hand"] += hidden
         if got == want:
             n["right"] += 1
+            n["right_hidden"] += hidden
             n["tokens_read"] += want is not None
             continue
         if got == UNKNOWN:
@@ -57,7 +61,6 @@ def judge(game: rules.game.Game | Any, truth: dict, reading: dict) -> dict[str, 
         else:
             kind = "piece read as another colour"
             n["wrong"] += 1
-        hidden = space.id in truth.get("hidden_by_hand", ())
         n["under_hand_missed"] += hidden
         misses.append(
             {"space": space.id, "truth": want, "read": got, "kind": kind, "under_hand": hidden}
@@ -87,6 +90,10 @@ def figures(n: Counter, ms: list[float]) -> dict[str, Any]:
         "hand_frames_flagged": n["hand_flagged"],
         # misses on spaces a hand hides from the camera: unclear is the only right answer there
         "misses_under_hand": n["under_hand_missed"],
+        # ... so the spaces in view (no hand over their middle) read right, apart
+        "spaces_in_view_right_pct": round(
+            100 * (n["right"] - n["right_hidden"]) / max(1, n["spaces"] - n["hidden_by_hand"]), 2
+        ),
         # frames by corner markers found (0 = board not located); confidently wrong spaces
         # on frames located from fewer than all four
         "frames_by_markers_found": {k: n[f"markers_{k}"] for k in range(5) if n[f"markers_{k}"]},
@@ -103,6 +110,7 @@ def figures(n: Counter, ms: list[float]) -> dict[str, Any]:
                 "tokens_read",
                 "perfect",
                 "frames",
+                "hidden_by_hand",
             )
         },
     }

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import rules
-from device.bench_twin import DEFAULT_SETS, judge
+from device.bench_twin import DEFAULT_SETS, figures, judge
 from hardware.phototwin import render, render_scene, sample
 from hardware.phototwin.render import render_linear
 from hardware.phototwin.scene import CONDITION_SETS, spacing
@@ -185,6 +185,23 @@ def test_judge_counts_each_kind_of_miss():
     }
     unlocated = judge(game, truth, {"located": False, "spaces": {}, "hand": False})["counts"]
     assert unlocated["unclear"] == len(game.board.spaces) and unlocated["unlocated"] == 1
+
+
+def test_spaces_under_a_hand_are_counted_apart_from_those_in_view():
+    """A hand over a space's middle leaves unclear as the only right answer there: the bench
+    gives the share of the spaces in view read right beside the share of all of them."""
+    game = rules.get(GAME)
+    ids = [s.id for s in game.board.spaces]
+    a, b, c = ids[:3]
+    truth = {"placement": {a: "red", b: "blue"}, "hand": True, "hidden_by_hand": [a, c]}
+    spaces = {sid: {"colour": None} for sid in ids}
+    spaces.update({a: {"colour": "?"}, b: {"colour": "?"}})  # c: hidden but empty, read so
+    n = judge(game, truth, {"located": True, "spaces": spaces, "hand": True})["counts"]
+    f = figures(n, [])
+    assert f["misses_under_hand"] == 1 and f["counts"]["hidden_by_hand"] == 2
+    in_view = len(ids) - 2
+    assert f["spaces_in_view_right_pct"] == round(100 * (in_view - 1) / in_view, 2)
+    assert f["spaces_right_pct"] == round(100 * (len(ids) - 2) / len(ids), 2)
 
 
 def test_taped_sheets_cover_the_board_and_move_their_own_print():
