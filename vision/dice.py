@@ -267,13 +267,9 @@ MIN_DIE_PX = 26.0
 # of the expected die side (a part of a face read as a smaller face turned by 45 degrees,
 # two pips of a four as a two, spans 0.7 of it)
 DIE_SIZE_TOLERANCE = (0.85, 1.3)
-# in such a view a face's pip grid half-spacing may be up to this many pip radii: the face's
-# size must still match the die's, and each pip be of a die's size (_SQUARE_PIP_LEAST), so
-# this bounds nothing those do not; dice with fine pips set wide (pips 0.07 of the side
-# across, rows 0.31 of it apart: real sixes cut for the twin) reach 6.5
-SQUARE_SPACING_MAX = 7.0
-# how far off a pip's middle is found by itself, in pixels of the working view
-PIP_JITTER_PX = 0.35
+# in such a view a face's pip grid half-spacing may be up to this many pip radii (dice with
+# fine pips: 0.08 of the side, 0.3 out); the face's size must still match the die's
+SQUARE_SPACING_MAX = 4.4
 # ... and in a photo of one die filling the frame (its size is only roughly known)
 _FILLING_SIZE_TOLERANCE = (0.65, 1.35)
 
@@ -537,15 +533,14 @@ def _within_big_pip(face: dict, big: list[Pip]) -> bool:
 
 
 # ... each pip at most this elongated, and with a radius of at least this fraction of the
-# die's side (dice have pips of 0.07 to 0.15 of it across; 0.045 before stop 42 left out
-# the finest, a real six's pips found at 1.8-2.1 px radius at 48 px per die)
+# die's side (dice have pips of 0.07 to 0.15 of it)
 _SQUARE_PIP_ELONGATION = 1.8
 # ... where a top face's pips are all round and of one size, the one at the die's shaded,
 # blurred edge comes out a little smaller: in a tray's view such pips may still be grouped
 # as one face's (a three's corner pip, 0.83 of the others' radius, was left out, and the
 # die was not read); the face's fit then checks their layout
 SQUARE_GROUP_SHAPE_TOL = 2.0
-_SQUARE_PIP_LEAST = 0.035
+_SQUARE_PIP_LEAST = 0.045
 
 
 def _pips_beyond_top(face: dict, pips: list[Pip], nadir: np.ndarray, die_px: float) -> bool:
@@ -1078,7 +1073,7 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
     body_ok = _body_check(grey, ps, centre, inv, a, ang, lay, sharp, square)
     elong = float(np.mean([p.elongation for p in ps]))
     radius = float(np.mean([p.radius for p in ps]))
-    fit_conf = _layout_fit(_net_of_jitter(err, radius, square)) if k > 1 else 0.8
+    fit_conf = _layout_fit(err) if k > 1 else 0.8
     fit_conf *= _unit((body_ok - 0.75) / 0.25)
     # faint pips mean motion blur or shadow: other pips of the face may have been lost
     # (one or two pips have little layout to vouch for them: held to a stricter standard)
@@ -1092,12 +1087,9 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         # a one seen square on: its round pip's middle tells how dark it is (see
         # _core_contrast); the body check above keeps the blob's own, stricter figure
         darkness = max(contrast, _core_contrast(grey, ps[0]) / max(ps[0].body, 1.0))
-    # a six seen square on at its die's size has no pip to lose (no face shows more), so
-    # faint or tiny pips ask no more than all six found on its layout
-    if not (square and k == 6):
-        fit_conf *= _unit((darkness - lo) / _FAINT_RAMP)
-        # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
-        fit_conf *= _unit((radius - config.min_pip_radius) / 1.0)
+    fit_conf *= _unit((darkness - lo) / _FAINT_RAMP)
+    # tiny pips (a few pixels) give unreliable shapes and may vanish altogether
+    fit_conf *= _unit((radius - config.min_pip_radius) / 1.0)
     # how strongly this face claims to be a die's top, cut or not; in a photo of unknown
     # scale a face that may be part of a bigger one claims it too (the bigger face lies
     # there: a lone pip whose partner was missed is still a top face, its side faces no top)
@@ -1132,19 +1124,6 @@ def _fit_face(grey: np.ndarray, pips: list[Pip], idx: list[int], config: DiceCon
         "faint": darkness < lo + _FAINT_RAMP,
         "cut": cut,
     }
-
-
-def _net_of_jitter(err: float, radius: float, square: bool) -> float:
-    """The layout error (rms, pip radii) less what locating small pips adds to it by itself.
-
-    A pip's middle is found to about a third of a pixel, whatever its size: on a face seen
-    square on at the tray's scale a six's pips are two or three pixels across, and that
-    much alone reads as a poor fit. Out of a square view the pip's size and the face's
-    shape are both in doubt, and the error is taken as it is."""
-    if not square:
-        return err
-    jitter = PIP_JITTER_PX / max(radius, 1e-6)
-    return float(np.sqrt(max(err * err - jitter * jitter, 0.0)))
 
 
 def _layout_fit(err: float) -> float:
