@@ -71,20 +71,32 @@ def test_letters_printed_beside_a_die_do_not_make_it_a_side_face(value):
     assert [d.value for d in read_dice(img, below, die_px=48)] == [value]
 
 
-def _soft_die(value: int, pip_radius: float, pip_grey: int, blur: float) -> np.ndarray:
-    """A tray's top view holding a 48 px die with pips of the given radius and grey level,
-    out of focus by a Gaussian blur of ``blur`` px."""
-    img = _tray()
-    body = (235, 240, 240)
-    draw_die(img, value, (180, 90), 48, 20, pip=body)  # the face alone
-    t = np.deg2rad(20)
+def _painted_pips(img, value, centre, angle, spread, pip_radius, pip_grey) -> None:
+    """Paint the pips of a 48 px face of `value` turned by `angle` degrees round `centre`:
+    its columns and rows `spread` (of the side) out from its middle."""
+    t = np.deg2rad(angle)
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
     for gx, gy in LAYOUT[value]:
-        x, y = rot @ (np.array([gx, gy]) * 48 * 0.27) + [180, 90]
+        x, y = rot @ (np.array([gx * spread[0], gy * spread[1]]) * 48) + centre
         cv2.circle(
             img, (int(x * 16), int(y * 16)), int(pip_radius * 16), (pip_grey,) * 3, -1,
             cv2.LINE_AA, 4,
         )  # fmt: skip
+
+
+def _soft_die(
+    value: int,
+    pip_radius: float,
+    pip_grey: int,
+    blur: float,
+    angle: float = 20.0,
+    spread: tuple[float, float] = (0.27, 0.27),
+) -> np.ndarray:
+    """A tray's top view holding a 48 px die with pips of the given radius and grey level,
+    out of focus by a Gaussian blur of ``blur`` px."""
+    img = _tray()
+    draw_die(img, value, (180, 90), 48, angle, pip=(235, 240, 240))  # the face alone
+    _painted_pips(img, value, (180, 90), angle, spread, pip_radius, pip_grey)
     return cv2.GaussianBlur(img, (0, 0), blur)
 
 
@@ -266,21 +278,14 @@ def test_a_two_beside_its_side_face_is_read():
     assert _thrown("aggravation", 11006, [2], dice_seed=6) == [2]
 
 
+# a design with fine pips spread wide: rows 0.31 of the side apart, columns 0.25 out (the
+# twin's sixes cut from real photos, six_46, pips two to three pixels across at the tray's scale)
+FINE_SPREAD = (0.25, 0.31)
+
+
 def _fine_die(value: int, pip_radius: float, pip_grey: int, blur: float, angle: float):
-    """A tray's top view holding a 48 px die of a design with fine pips spread wide: its
-    rows 0.31 of the side apart, its columns 0.25 out from the middle (the twin's sixes cut
-    from real photos, six_46, whose pips are two to three pixels across at the tray's scale)."""
-    img = _tray()
-    draw_die(img, value, (180, 90), 48, angle, pip=(235, 240, 240))  # the face alone
-    t = np.deg2rad(angle)
-    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    for gx, gy in LAYOUT[value]:
-        x, y = rot @ (np.array([gx * 0.25, gy * 0.31]) * 48) + [180, 90]
-        cv2.circle(
-            img, (int(x * 16), int(y * 16)), int(pip_radius * 16), (pip_grey,) * 3, -1,
-            cv2.LINE_AA, 4,
-        )  # fmt: skip
-    return cv2.GaussianBlur(img, (0, 0), blur)
+    """A tray's top view holding a 48 px die of the fine-pipped design (FINE_SPREAD)."""
+    return _soft_die(value, pip_radius, pip_grey, blur, angle, FINE_SPREAD)
 
 
 @pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
@@ -305,16 +310,14 @@ def test_a_fine_pipped_top_beside_its_steep_side_face_is_never_read_as_a_six(hei
     c = np.array([180.0, 70.0])
     img = _tray()
     cv2.rectangle(img, (156, 94), (204, 94 + height), (220,) * 3, -1, cv2.LINE_AA)
+    axes = (int(2.0 * 16), int(2.0 * height / 48 * 16))  # (its pips drawn out across it)
+    shade = (80 * 220 // 235,) * 3
     for gx, gy in LAYOUT[4]:
         x, y = c[0] + gx * 12, c[1] + 24 + height / 2 + gy * 0.31 * height
-        axes = (int(2.0 * 16), int(2.0 * height / 48 * 16))
-        shade = (80 * 220 // 235,) * 3
         cv2.ellipse(
             img, (int(x * 16), int(y * 16)), axes, 0, 0, 360, shade, -1, cv2.LINE_AA, 4
         )  # fmt: skip
     draw_die(img, 4, tuple(c), 48, 0, pip=(235, 240, 240))
-    for gx, gy in LAYOUT[4]:
-        x, y = np.array([gx * 0.25, gy * 0.31]) * 48 + c
-        cv2.circle(img, (int(x * 16), int(y * 16)), 2 * 16, (80,) * 3, -1, cv2.LINE_AA, 4)
+    _painted_pips(img, 4, c, 0.0, FINE_SPREAD, 2.0, 80)
     img = cv2.GaussianBlur(img, (0, 0), 0.8)
     assert [d.value for d in read_dice(img, die_px=48)] in ([4], [])
