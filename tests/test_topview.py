@@ -126,3 +126,38 @@ def test_the_markers_ink_is_read_from_their_black_border_in_view():
     assert topview.marker_ink(lifted, board) == pytest.approx(0.5, abs=0.01)
     unseen = topview.TopView(image, np.zeros((h, w), bool), 1.0, view.raw)
     assert np.isnan(topview.marker_ink(unseen, board))
+
+
+def _holes_in_rows(light_inside: float, paper: float = 200.0):
+    """A 240 x 240 top view (1 px per mm) whose middle 120 x 120 is rows of holes 8 mm
+    apart, the paper masked 3 mm round each: no grid cell there is bare paper all through.
+    The light over that middle is `light_inside` times the light elsewhere."""
+    top = np.full((240, 240, 3), paper, np.float32)
+    mask = np.ones((240, 240), bool)
+    yy, xx = np.mgrid[:240, :240]
+    for cy in range(64, 180, 8):
+        for cx in range(64, 180, 8):
+            near = (yy - cy) ** 2 + (xx - cx) ** 2
+            top[near <= 4] = 90.0  # a grey hole
+            mask[near <= 9] = False
+    top[60:180, 60:180] *= light_inside
+    return top, mask
+
+
+def test_a_shadow_over_rows_of_holes_is_followed_by_the_paper_between_them():
+    """A player's soft shadow over rows of holes: only slivers of paper lie between them.
+    Counting only cells of bare paper all through, the field there was the paper around
+    (the shadowed paper read 1.5), and grey holes in the shadow were taken for darker ones."""
+    top, mask = _holes_in_rows(0.64)
+    field = topview.paper_field(top, mask, ppm=1.0)
+    assert field[120, 120] == pytest.approx([128.0] * 3, rel=0.08)
+    assert field[20, 20] == pytest.approx([200.0] * 3, rel=0.03)
+
+
+def test_glare_over_rows_of_holes_is_not_divided_out():
+    """Glare lifts the paper and the print under it alike: the field does not follow it
+    (the glare model weighs print seen against the unlifted paper; a glared stand divided
+    by its glared paper looked as dull as the grey print round it, and read as empty)."""
+    top, mask = _holes_in_rows(1.25)
+    field = topview.paper_field(top, mask, ppm=1.0)
+    assert field[120, 120] == pytest.approx([200.0] * 3, rel=0.05)

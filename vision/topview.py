@@ -32,6 +32,9 @@ PAPER_CLIPPED = 250  # a raw channel this bright is (near) the camera's ceiling
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
 PAPER_CAST_MAX = 0.25  # paper under a white-balance cast (+-15%) strays less than this from grey
 PAPER_WHITISH_SHARE = 0.1  # ... and while a tenth of the bare paper does, the rest is no paper
+PAPER_SHARE_LEAST = 0.25  # a grid cell with less bare paper than this is no white reference
+FAR_REACH = 3.0  # where little paper is near, the paper this many times further out speaks
+FAR_WEIGHT = 0.05  # ... as much as this share of a grid cell of paper
 HUE_OUTLIER = 0.12  # paper whose colour (brightness divided out) strays this far from the
 # board's usual paper is not paper: skin, a sleeve, a token put down off its space
 
@@ -218,9 +221,13 @@ def _grid_size(shape: tuple[int, ...]) -> tuple[int, int]:
 
 
 def _paper_on_grid(mask: np.ndarray) -> np.ndarray:
-    """(h, w) float32 1/0: grid cells that are bare paper all through."""
-    m = cv2.resize(mask.astype(np.float32), _grid_size(mask.shape), interpolation=cv2.INTER_AREA)
-    return (m > 0.99).astype(np.float32)
+    """(h, w) float32 0..1: each grid cell's share of bare paper. Among rows of holes and
+    their lines few cells are paper all through: counting only those, the field there is
+    the board's mean, and a player's soft shadow over the holes is not followed."""
+    grid = _grid_size(mask.shape)
+    share = cv2.resize(mask.astype(np.float32), grid, interpolation=cv2.INTER_AREA)
+    share[share < PAPER_SHARE_LEAST] = 0.0
+    return share
 
 
 @lru_cache(maxsize=16)
@@ -229,6 +236,15 @@ def _whole_paper_on_grid(board: Board, ppm: float) -> np.ndarray:
     grid = _paper_on_grid(paper_mask(board, ppm))
     grid.flags.writeable = False  # shared by every frame
     return grid
+
+
+def _paper_alone(top: np.ndarray, mask: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """(h, w, 3) float32: each grid cell's colour over its bare paper alone (print, holes
+    and tokens in the cell left out)."""
+    size = (share.shape[1], share.shape[0])
+    paper = top * mask[:, :, None].astype(np.float32)
+    summed = cv2.resize(paper, size, interpolation=cv2.INTER_AREA)
+    return summed / np.maximum(share, 1e-3)[:, :, None]
 
 
 def paper_field(
@@ -241,10 +257,26 @@ def paper_field(
     once more without the paper that strays from the first fit (shadows, a hand, a stray token).
     `on_grid` is `_paper_on_grid(mask)` when the caller has it already.
     """
-    img = cv2.resize(top, _grid_size(top.shape), interpolation=cv2.INTER_AREA).astype(np.float32)
-    m = _paper_on_grid(mask) if on_grid is None else on_grid
-    m = m * _paper_coloured(img, m)
+    share = _paper_on_grid(mask) if on_grid is None else on_grid
     sig = PAPER_SIGMA_MM * ppm / 4.0
+    # the paper of every cell, over its share: follows a shadow among rows of holes
+    near = _fit_field(_paper_alone(top, mask, share), share, sig, far=True)
+    # the cells all paper, the board's mean where none is near: glare lifts the paper and
+    # the print alike, and the glare model reads print seen against this field
+    whole = cv2.resize(top, _grid_size(top.shape), interpolation=cv2.INTER_AREA)
+    kept = _fit_field(whole.astype(np.float32), (share > 0.99).astype(np.float32), sig, far=False)
+    # darker is a shadow: followed; lighter is kept as before (glare is not divided out)
+    field = np.where((mean3(near) < mean3(kept))[:, :, None], near, kept)
+    field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.maximum(field, 8.0, out=field)
+
+
+def _fit_field(img: np.ndarray, m: np.ndarray, sig: float, far: bool) -> np.ndarray:
+    """The paper field on the grid from cells `img` weighted `m`: a normalised convolution,
+    then once more without the paper that strays from the first fit (shadows, a hand, a
+    stray token). Where little paper is near, the paper further out speaks (`far`), then the
+    board's mean."""
+    m = m * _paper_coloured(img, m)
     field = img
     for again in (True, False):
         paper = m.sum()
@@ -252,18 +284,30 @@ def paper_field(
             break
         weighted = img * m[:, :, None]
         mean = column_sums(weighted.reshape(-1, 3)) / paper
-        # weighted Gaussian blur: the blurred paper over the blurred weight, worked out in
-        # the blurs' own arrays: (v + 0.05 * mean) / (w + 0.05), the same operations
+        fallback = _far_field(weighted, m, sig, mean) if far else mean
+        # weighted Gaussian blur: the blurred paper over the blurred weight
         v = cv2.GaussianBlur(weighted, (0, 0), sig)
         w = cv2.GaussianBlur(m, (0, 0), sig)
-        v += 0.05 * mean
-        w += 0.05
+        v += FAR_WEIGHT * fallback
+        w += FAR_WEIGHT
         field = np.divide(v, w[:, :, None], out=v)
         if again:
             lum = mean3(img) / np.maximum(mean3(field), 1.0)
             m = m * (np.abs(lum - 1.0) < OUTLIER)
-    field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.maximum(field, 8.0, out=field)
+    return field
+
+
+def _far_field(weighted: np.ndarray, m: np.ndarray, sig: float, mean: np.ndarray) -> np.ndarray:
+    """(h, w, 3): the paper FAR_REACH times further out, on a 4x coarser grid (cheap), with
+    the board's mean where none is even there."""
+    h, w = m.shape
+    small = (max(2, w // 4), max(2, h // 4))
+    ws = cv2.resize(weighted, small, interpolation=cv2.INTER_AREA)
+    ms = cv2.resize(m, small, interpolation=cv2.INTER_AREA)
+    s = FAR_REACH * sig / 4.0
+    v = cv2.GaussianBlur(ws, (0, 0), s) + FAR_WEIGHT * mean
+    n = cv2.GaussianBlur(ms, (0, 0), s) + FAR_WEIGHT
+    return cv2.resize(v / n[:, :, None], (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _paper_coloured(img: np.ndarray, m: np.ndarray) -> np.ndarray:
