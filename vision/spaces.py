@@ -66,6 +66,8 @@ TINT_CAP = 0.65  # a printed tint is never more colourful than this
 LEARNT_TINT_ROOM = 0.08
 TINT_USUAL = 0.4  # nor a seat's colour beside another token judged against less than this
 PREDICTED_TINT_MARGIN = 0.05  # a token this far over the full bar above a predicted tint
+TINT_MARGIN = 0.04  # no token on a seat's hole is half sure where its colour reaches the quiet
+# level (the predicted tint and its room): a dull stand of the seat's hue shows just that
 TINT_ROOM = 0.12  # a bare tint is at most this much more colourful than predicted
 UNEVEN_LIGHT = 0.3  # a bare hole is evenly printed: its light's unevenness (log ratio) is
 # under this, or it is not surely empty ...
@@ -524,8 +526,10 @@ def weigh_spaces(samples: SpaceLooks, board: Board, cal: Calibration | None) -> 
     like_print = np.maximum(_like(cx, cy, bare_want), _like(cx, cy, want))
     # no colour at all where a token would be: well under the faintest token, and under the
     # tint in the seat's own hue
-    # against a tint the margin is thin: full confidence only clearly under it
-    under = strength - quiet_at + np.where(quiet_at > QUIET, 0.02, 0.0)
+    # against a tint the margin is thin: full confidence only clearly under it, and at the
+    # quiet level itself half (a dark red stand on its red seat's hole, in a dim and soft
+    # photo, reached it and read as an empty hole at 0.70 with a margin of 0.02)
+    under = strength - quiet_at + np.where(quiet_at > QUIET, TINT_MARGIN, 0.0)
     no_token = ramp(under, 0.08, 0.0).min(1) if k_count else np.ones(n)
     # where the camera saturated (glare), a pale token and the print look alike
     unclipped = unsaturated(samples)
