@@ -32,6 +32,7 @@ PAPER_CLIPPED = 250  # a raw channel this bright is (near) the camera's ceiling
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
 PAPER_CAST_MAX = 0.25  # paper under a white-balance cast (+-15%) strays less than this from grey
 PAPER_WHITISH_SHARE = 0.1  # ... and while a tenth of the bare paper does, the rest is no paper
+COARSE_CELL = 8  # top-view pixels a side of a cell of the shadow-following paper field
 PAPER_SHARE_LEAST = 0.25  # a grid cell with less bare paper than this is no white reference
 FAR_REACH = 3.0  # where little paper is near, the paper this many times further out speaks
 FAR_WEIGHT = 0.05  # ... as much as this share of a grid cell of paper
@@ -221,13 +222,9 @@ def _grid_size(shape: tuple[int, ...]) -> tuple[int, int]:
 
 
 def _paper_on_grid(mask: np.ndarray) -> np.ndarray:
-    """(h, w) float32 0..1: each grid cell's share of bare paper. Among rows of holes and
-    their lines few cells are paper all through: counting only those, the field there is
-    the board's mean, and a player's soft shadow over the holes is not followed."""
-    grid = _grid_size(mask.shape)
-    share = cv2.resize(mask.astype(np.float32), grid, interpolation=cv2.INTER_AREA)
-    share[share < PAPER_SHARE_LEAST] = 0.0
-    return share
+    """(h, w) float32 1/0: grid cells that are bare paper all through."""
+    m = cv2.resize(mask.astype(np.float32), _grid_size(mask.shape), interpolation=cv2.INTER_AREA)
+    return (m > 0.99).astype(np.float32)
 
 
 @lru_cache(maxsize=16)
@@ -238,44 +235,78 @@ def _whole_paper_on_grid(board: Board, ppm: float) -> np.ndarray:
     return grid
 
 
+def _coarse_cells(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(width, height) of the grid of 8 x 8 top-view pixels the shadow-following paper field
+    is fitted on (the pixels beyond the last whole cell left out)."""
+    return shape[1] // COARSE_CELL, shape[0] // COARSE_CELL
+
+
+def _paper_share(mask: np.ndarray) -> np.ndarray:
+    """(h, w) float32 0..1: each coarse cell's share of bare paper, 0 under PAPER_SHARE_LEAST."""
+    w, h = _coarse_cells(mask.shape)
+    whole = mask[: h * COARSE_CELL, : w * COARSE_CELL].astype(np.float32)
+    share = cv2.resize(whole, (w, h), interpolation=cv2.INTER_AREA)
+    share[share < PAPER_SHARE_LEAST] = 0.0
+    return share
+
+
+@lru_cache(maxsize=16)
+def _whole_paper_share(board: Board, ppm: float) -> np.ndarray:
+    """`_paper_share` of the whole board's paper (the usual frame: all of it in view)."""
+    share = _paper_share(paper_mask(board, ppm))
+    share.flags.writeable = False  # shared by every frame
+    return share
+
+
 def _paper_alone(top: np.ndarray, mask: np.ndarray, share: np.ndarray) -> np.ndarray:
-    """(h, w, 3) float32: each grid cell's colour over its bare paper alone (print, holes
-    and tokens in the cell left out)."""
-    size = (share.shape[1], share.shape[0])
-    paper = top * mask[:, :, None].astype(np.float32)
-    summed = cv2.resize(paper, size, interpolation=cv2.INTER_AREA)
-    return summed / np.maximum(share, 1e-3)[:, :, None]
+    """(h, w, 3) float32: each coarse cell's colour over its bare paper alone (print, holes
+    and tokens in the cell left out). (Averaged as bytes: a cell's mean is then off by half a
+    level at most, and the field averages many cells.)"""
+    w, h = share.shape[1], share.shape[0]
+    paper = cv2.bitwise_and(top, top, mask=mask.view(np.uint8))
+    paper = paper[: h * COARSE_CELL, : w * COARSE_CELL]
+    summed = cv2.resize(paper, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.divide(summed, np.maximum(share, 1e-3)[:, :, None], out=summed)
 
 
 def paper_field(
-    top: np.ndarray, mask: np.ndarray, ppm: float, on_grid: np.ndarray | None = None
+    top: np.ndarray,
+    mask: np.ndarray,
+    ppm: float,
+    on_grid: np.ndarray | None = None,
+    paper_share: np.ndarray | None = None,
 ) -> np.ndarray:
     """(H, W, 3) float32: the paper's colour everywhere, fitted through the bare paper.
 
-    Fitted on a 4x smaller grid: a normalised convolution at PAPER_SIGMA_MM that falls back
-    to the board's mean paper where little paper is near (inside a large printed field), then
-    once more without the paper that strays from the first fit (shadows, a hand, a stray token).
-    `on_grid` is `_paper_on_grid(mask)` when the caller has it already.
+    Fitted twice (see `_fit_field`), keeping the darker, cell by cell: on a 4x smaller grid
+    from the cells of bare paper all through, and on an 8x smaller one from every cell with a
+    good share of paper (`_paper_share`), at its paper's own colour. `on_grid` and
+    `paper_share` are `_paper_on_grid(mask)` and `_paper_share(mask)` when the caller has them.
     """
-    share = _paper_on_grid(mask) if on_grid is None else on_grid
+    on_grid = _paper_on_grid(mask) if on_grid is None else on_grid
     sig = PAPER_SIGMA_MM * ppm / 4.0
-    # the paper of every cell, over its share: follows a shadow among rows of holes
-    near = _fit_field(_paper_alone(top, mask, share), share, sig, far=True)
     # the cells all paper, the board's mean where none is near: glare lifts the paper and
     # the print alike, and the glare model reads print seen against this field
     whole = cv2.resize(top, _grid_size(top.shape), interpolation=cv2.INTER_AREA)
-    kept = _fit_field(whole.astype(np.float32), (share > 0.99).astype(np.float32), sig, far=False)
-    # darker is a shadow: followed; lighter is kept as before (glare is not divided out)
-    field = np.where((mean3(near) < mean3(kept))[:, :, None], near, kept)
+    field = _fit_field(whole.astype(np.float32), on_grid, sig, far=False)
+    share = _paper_share(mask) if paper_share is None else paper_share
+    if min(share.shape) >= 2:
+        # every cell's paper over its share: follows a shadow among rows of holes (on a
+        # coarser grid: the field is smooth, and this fit then costs little)
+        img = _paper_alone(top, mask, share)
+        near = _fit_field(img, share, sig * 4.0 / COARSE_CELL, far=True)
+        near = cv2.resize(near, (field.shape[1], field.shape[0]), interpolation=cv2.INTER_LINEAR)
+        # darker is a shadow: followed; lighter is kept as before (glare is not divided out)
+        field = np.where((mean3(near) < mean3(field))[:, :, None], near, field)
     field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
     return np.maximum(field, 8.0, out=field)
 
 
 def _fit_field(img: np.ndarray, m: np.ndarray, sig: float, far: bool) -> np.ndarray:
-    """The paper field on the grid from cells `img` weighted `m`: a normalised convolution,
-    then once more without the paper that strays from the first fit (shadows, a hand, a
-    stray token). Where little paper is near, the paper further out speaks (`far`), then the
-    board's mean."""
+    """The paper field on the grid from cells `img` weighted `m`: a normalised convolution
+    that falls back to the board's mean where little paper is near, then once more without
+    the paper that strays from the first fit (shadows, a hand, a stray token), falling back
+    first to the paper further out (`far`)."""
     m = m * _paper_coloured(img, m)
     field = img
     for again in (True, False):
@@ -284,7 +315,7 @@ def _fit_field(img: np.ndarray, m: np.ndarray, sig: float, far: bool) -> np.ndar
             break
         weighted = img * m[:, :, None]
         mean = column_sums(weighted.reshape(-1, 3)) / paper
-        fallback = _far_field(weighted, m, sig, mean) if far else mean
+        fallback = mean if again or not far else _far_field(weighted, m, sig, mean)
         # weighted Gaussian blur: the blurred paper over the blurred weight
         v = cv2.GaussianBlur(weighted, (0, 0), sig)
         w = cv2.GaussianBlur(m, (0, 0), sig)
@@ -357,7 +388,11 @@ def top_view(
     mask = paper_mask(board, ppm) if whole else paper_mask(board, ppm) & valid
     if mask.sum() < 50:
         raise ValueError(f"board {board.name!r}: too little of its paper is in view to read it")
-    field = paper_field(top, mask, ppm, _whole_paper_on_grid(board, ppm) if whole else None)
+    if whole:
+        on_grid, share = _whole_paper_on_grid(board, ppm), _whole_paper_share(board, ppm)
+    else:
+        on_grid, share = None, None
+    field = paper_field(top, mask, ppm, on_grid, share)
     normalised = np.divide(top, field, out=field)  # the field is not needed after this
     return TopView(normalised, valid, ppm, top, mask)
 
