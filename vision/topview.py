@@ -32,7 +32,7 @@ PAPER_CLIPPED = 250  # a raw channel this bright is (near) the camera's ceiling
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
 PAPER_CAST_MAX = 0.25  # paper under a white-balance cast (+-15%) strays less than this from grey
 PAPER_WHITISH_SHARE = 0.1  # ... and while a tenth of the bare paper does, the rest is no paper
-COARSE_CELL = 8  # top-view pixels a side of a cell of the shadow-following paper field
+COARSE_CELL = 4  # top-view pixels a side of a cell of the shadow-following paper field
 PAPER_SHARE_LEAST = 0.25  # a grid cell with less bare paper than this is no white reference
 FAR_REACH = 3.0  # where little paper is near, the paper this many times further out speaks
 FAR_WEIGHT = 0.05  # ... as much as this share of a grid cell of paper
@@ -236,8 +236,8 @@ def _whole_paper_on_grid(board: Board, ppm: float) -> np.ndarray:
 
 
 def _coarse_cells(shape: tuple[int, ...]) -> tuple[int, int]:
-    """(width, height) of the grid of 8 x 8 top-view pixels the shadow-following paper field
-    is fitted on (the pixels beyond the last whole cell left out)."""
+    """(width, height) of the grid of whole cells the shadow-following paper field is fitted
+    on (the pixels beyond the last whole cell left out: averaging whole cells is quick)."""
     return shape[1] // COARSE_CELL, shape[0] // COARSE_CELL
 
 
@@ -278,9 +278,9 @@ def paper_field(
 ) -> np.ndarray:
     """(H, W, 3) float32: the paper's colour everywhere, fitted through the bare paper.
 
-    Fitted twice (see `_fit_field`), keeping the darker, cell by cell: on a 4x smaller grid
-    from the cells of bare paper all through, and on an 8x smaller one from every cell with a
-    good share of paper (`_paper_share`), at its paper's own colour. `on_grid` and
+    Fitted twice on a 4x smaller grid (see `_fit_field`), keeping the darker, cell by cell:
+    from the cells of bare paper all through, and from every cell with a good share of paper
+    (`_paper_share`), at its paper's own colour. `on_grid` and
     `paper_share` are `_paper_on_grid(mask)` and `_paper_share(mask)` when the caller has them.
     """
     on_grid = _paper_on_grid(mask) if on_grid is None else on_grid
@@ -291,8 +291,7 @@ def paper_field(
     field = _fit_field(whole.astype(np.float32), on_grid, sig, far=False)
     share = _paper_share(mask) if paper_share is None else paper_share
     if min(share.shape) >= 2:
-        # every cell's paper over its share: follows a shadow among rows of holes (on a
-        # coarser grid: the field is smooth, and this fit then costs little)
+        # every cell's paper over its share: follows a shadow among rows of holes
         img = _paper_alone(top, mask, share)
         near = _fit_field(img, share, sig * 4.0 / COARSE_CELL, far=True)
         near = cv2.resize(near, (field.shape[1], field.shape[0]), interpolation=cv2.INTER_LINEAR)
@@ -304,9 +303,9 @@ def paper_field(
 
 def _fit_field(img: np.ndarray, m: np.ndarray, sig: float, far: bool) -> np.ndarray:
     """The paper field on the grid from cells `img` weighted `m`: a normalised convolution
-    that falls back to the board's mean where little paper is near, then once more without
-    the paper that strays from the first fit (shadows, a hand, a stray token), falling back
-    first to the paper further out (`far`)."""
+    that falls back to the board's mean where little paper is near (first to the paper
+    further out: `far`), then once more without the paper that strays from the first fit
+    (shadows, a hand, a stray token)."""
     m = m * _paper_coloured(img, m)
     field = img
     for again in (True, False):
@@ -315,7 +314,7 @@ def _fit_field(img: np.ndarray, m: np.ndarray, sig: float, far: bool) -> np.ndar
             break
         weighted = img * m[:, :, None]
         mean = column_sums(weighted.reshape(-1, 3)) / paper
-        fallback = mean if again or not far else _far_field(weighted, m, sig, mean)
+        fallback = _far_field(weighted, m, sig, mean) if far else mean
         # weighted Gaussian blur: the blurred paper over the blurred weight
         v = cv2.GaussianBlur(weighted, (0, 0), sig)
         w = cv2.GaussianBlur(m, (0, 0), sig)
