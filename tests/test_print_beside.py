@@ -163,3 +163,14 @@ def test_a_bare_hole_lit_brighter_than_its_prediction_is_no_pale_stand():
     assert truth["placement"].get("j8") is None
     assert obs.spaces["j8"][0] != "blue"
     assert not misread(obs.spaces, truth["placement"])
+
+
+def test_a_bare_hole_in_a_row_lit_brighter_than_predicted_is_no_pale_stand():
+    """Twin photo (12400, 15), every condition at once: blue's back row lit well above what
+    the plain holes predict, none of its holes taken to show its bare print; the bare hole i8,
+    1.3 times the predicted brightness over a good share of it, was read as a pale blue
+    stand, sure. A pale stand stands out from its row: it is held to the row's own light."""
+    obs, truth = read_twin("playground-battles", 12400, 15, "all")
+    assert truth["placement"].get("i8") is None
+    assert obs.spaces["i8"][0] != "blue"
+    assert not misread(obs.spaces, truth["placement"])

@@ -118,16 +118,20 @@ def _as_bright_as_bare_mates(
     or a shadow's edge between a hole and the plain holes it is predicted from lit a bare hole
     1.3 times its prediction, as a pale stand is (twin playground-battles all 10500/4: read
     blue, sure)."""
-    if bare_shown is None or not bare_shown.any():
+    if bare_shown is None:
         return print_light
     near = nearby_seat_holes(board)
     out = print_light.copy()
     light = samples.centre[:, 2]
     for i in spaces:
-        mates = near[i] & bare_shown & samples.valid
+        mates = near[i] & samples.valid
         mates[i] = False
-        if mates.any():
-            out[i] = np.fmax(out[i], float(np.median(light[mates])))
+        bare = mates & bare_shown
+        # (where none of them shows its bare print, as bright as most of them: a pale stand
+        # stands out from its row; a row lit brighter than its prediction made a bare hole
+        # look one, twin playground-battles all 12400/15)
+        if bare.any() or mates.any():
+            out[i] = np.fmax(out[i], float(np.median(light[bare if bare.any() else mates])))
     return out
 
 
