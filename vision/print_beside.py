@@ -130,7 +130,7 @@ def _as_bright_as_bare_mates(
         # (where none of them shows its bare print, as bright as most of them: a pale stand
         # stands out from its row; a row lit brighter than its prediction made a bare hole
         # look one, twin playground-battles all 12400/15)
-        if bare.any() or mates.any():
+        if mates.any():
             out[i] = np.fmax(out[i], float(np.median(light[bare if bare.any() else mates])))
     return out
 

@@ -32,7 +32,7 @@ PAPER_CLIPPED = 250  # a raw channel this bright is (near) the camera's ceiling
 OUTLIER = 0.18  # paper further than this from the fitted field (relative) is left out
 PAPER_CAST_MAX = 0.25  # paper under a white-balance cast (+-15%) strays less than this from grey
 PAPER_WHITISH_SHARE = 0.1  # ... and while a tenth of the bare paper does, the rest is no paper
-COARSE_CELL = 4  # top-view pixels a side of a cell of the shadow-following paper field
+GRID_CELL = 4  # top-view pixels a side of a cell of the grid the paper field is fitted on
 PAPER_SHARE_LEAST = 0.25  # a grid cell with less bare paper than this is no white reference
 FAR_REACH = 3.0  # where little paper is near, the paper this many times further out speaks
 FAR_WEIGHT = 0.05  # ... as much as this share of a grid cell of paper
@@ -217,8 +217,8 @@ def _covers(quad: np.ndarray, size: tuple[int, int]) -> bool:
 
 
 def _grid_size(shape: tuple[int, ...]) -> tuple[int, int]:
-    """(width, height) of the 4x smaller grid the paper field is fitted on."""
-    return max(4, shape[1] // 4), max(4, shape[0] // 4)
+    """(width, height) of the grid the paper field is fitted on."""
+    return max(4, shape[1] // GRID_CELL), max(4, shape[0] // GRID_CELL)
 
 
 def _paper_on_grid(mask: np.ndarray) -> np.ndarray:
@@ -227,44 +227,39 @@ def _paper_on_grid(mask: np.ndarray) -> np.ndarray:
     return (m > 0.99).astype(np.float32)
 
 
-@lru_cache(maxsize=16)
-def _whole_paper_on_grid(board: Board, ppm: float) -> np.ndarray:
-    """`_paper_on_grid` of the whole board's paper (the usual frame: all of it in view)."""
-    grid = _paper_on_grid(paper_mask(board, ppm))
-    grid.flags.writeable = False  # shared by every frame
-    return grid
-
-
-def _coarse_cells(shape: tuple[int, ...]) -> tuple[int, int]:
-    """(width, height) of the grid of whole cells the shadow-following paper field is fitted
-    on (the pixels beyond the last whole cell left out: averaging whole cells is quick)."""
-    return shape[1] // COARSE_CELL, shape[0] // COARSE_CELL
+def _whole_cells(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(width, height) of the grid's whole cells (the pixels beyond the last whole cell left
+    out: averaging whole cells is quick)."""
+    return shape[1] // GRID_CELL, shape[0] // GRID_CELL
 
 
 def _paper_share(mask: np.ndarray) -> np.ndarray:
-    """(h, w) float32 0..1: each coarse cell's share of bare paper, 0 under PAPER_SHARE_LEAST."""
-    w, h = _coarse_cells(mask.shape)
-    whole = mask[: h * COARSE_CELL, : w * COARSE_CELL].astype(np.float32)
+    """(h, w) float32 0..1: each whole cell's share of bare paper, 0 under PAPER_SHARE_LEAST."""
+    w, h = _whole_cells(mask.shape)
+    whole = mask[: h * GRID_CELL, : w * GRID_CELL].astype(np.float32)
     share = cv2.resize(whole, (w, h), interpolation=cv2.INTER_AREA)
     share[share < PAPER_SHARE_LEAST] = 0.0
     return share
 
 
 @lru_cache(maxsize=16)
-def _whole_paper_share(board: Board, ppm: float) -> np.ndarray:
-    """`_paper_share` of the whole board's paper (the usual frame: all of it in view)."""
-    share = _paper_share(paper_mask(board, ppm))
-    share.flags.writeable = False  # shared by every frame
-    return share
+def _whole_paper_grids(board: Board, ppm: float) -> tuple[np.ndarray, np.ndarray]:
+    """`_paper_on_grid` and `_paper_share` of the whole board's paper (the usual frame: all
+    of it in view), shared by every frame."""
+    mask = paper_mask(board, ppm)
+    grids = _paper_on_grid(mask), _paper_share(mask)
+    for grid in grids:
+        grid.flags.writeable = False
+    return grids
 
 
 def _paper_alone(top: np.ndarray, mask: np.ndarray, share: np.ndarray) -> np.ndarray:
-    """(h, w, 3) float32: each coarse cell's colour over its bare paper alone (print, holes
+    """(h, w, 3) float32: each whole cell's colour over its bare paper alone (print, holes
     and tokens in the cell left out). (Averaged as bytes: a cell's mean is then off by half a
     level at most, and the field averages many cells.)"""
     w, h = share.shape[1], share.shape[0]
     paper = cv2.bitwise_and(top, top, mask=mask.view(np.uint8))
-    paper = paper[: h * COARSE_CELL, : w * COARSE_CELL]
+    paper = paper[: h * GRID_CELL, : w * GRID_CELL]
     summed = cv2.resize(paper, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
     return np.divide(summed, np.maximum(share, 1e-3)[:, :, None], out=summed)
 
@@ -278,13 +273,13 @@ def paper_field(
 ) -> np.ndarray:
     """(H, W, 3) float32: the paper's colour everywhere, fitted through the bare paper.
 
-    Fitted twice on a 4x smaller grid (see `_fit_field`), keeping the darker, cell by cell:
-    from the cells of bare paper all through, and from every cell with a good share of paper
-    (`_paper_share`), at its paper's own colour. `on_grid` and
-    `paper_share` are `_paper_on_grid(mask)` and `_paper_share(mask)` when the caller has them.
+    Fitted twice on a grid of GRID_CELL pixels (see `_fit_field`), keeping the darker, cell
+    by cell: from the cells of bare paper all through, and from every cell with a good share
+    of paper (`_paper_share`), at its paper's own colour. `on_grid` and `paper_share` are
+    `_paper_on_grid(mask)` and `_paper_share(mask)` when the caller has them.
     """
     on_grid = _paper_on_grid(mask) if on_grid is None else on_grid
-    sig = PAPER_SIGMA_MM * ppm / 4.0
+    sig = PAPER_SIGMA_MM * ppm / GRID_CELL
     # the cells all paper, the board's mean where none is near: glare lifts the paper and
     # the print alike, and the glare model reads print seen against this field
     whole = cv2.resize(top, _grid_size(top.shape), interpolation=cv2.INTER_AREA)
@@ -293,8 +288,10 @@ def paper_field(
     if min(share.shape) >= 2:
         # every cell's paper over its share: follows a shadow among rows of holes
         img = _paper_alone(top, mask, share)
-        near = _fit_field(img, share, sig * 4.0 / COARSE_CELL, far=True)
-        near = cv2.resize(near, (field.shape[1], field.shape[0]), interpolation=cv2.INTER_LINEAR)
+        near = _fit_field(img, share, sig, far=True)
+        if near.shape != field.shape:  # (a view under 16 px a side: the grid's least size)
+            size = (field.shape[1], field.shape[0])
+            near = cv2.resize(near, size, interpolation=cv2.INTER_LINEAR)
         # darker is a shadow: followed; lighter is kept as before (glare is not divided out)
         field = np.where((mean3(near) < mean3(field))[:, :, None], near, field)
     field = cv2.resize(field, (top.shape[1], top.shape[0]), interpolation=cv2.INTER_LINEAR)
@@ -387,10 +384,7 @@ def top_view(
     mask = paper_mask(board, ppm) if whole else paper_mask(board, ppm) & valid
     if mask.sum() < 50:
         raise ValueError(f"board {board.name!r}: too little of its paper is in view to read it")
-    if whole:
-        on_grid, share = _whole_paper_on_grid(board, ppm), _whole_paper_share(board, ppm)
-    else:
-        on_grid, share = None, None
+    on_grid, share = _whole_paper_grids(board, ppm) if whole else (None, None)
     field = paper_field(top, mask, ppm, on_grid, share)
     normalised = np.divide(top, field, out=field)  # the field is not needed after this
     return TopView(normalised, valid, ppm, top, mask)
